@@ -1,0 +1,41 @@
+# Two commands do all the set-up on a fresh Debian 12 machine:
+#   make run    set up, migrate, load the demo on an empty database, serve on port 8000
+#   make test   set up (with the test tools and the system packages the tests need), run every test
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PORT   ?= 8000
+
+.PHONY: run test lint bench clean-venv
+
+$(VENV)/.installed-run: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@ $(VENV)/.installed-run
+
+run: $(VENV)/.installed-run
+	$(PY) manage.py compilemessages --ignore=.venv -v 0
+	$(PY) manage.py migrate --no-input -v 0
+	$(PY) manage.py setup_hall
+	$(PY) manage.py collectstatic --no-input -v 0
+	$(PY) manage.py runserver 0.0.0.0:$(PORT)
+
+test: $(VENV)/.installed-test
+	bash scripts/system-packages.sh
+	$(PY) manage.py compilemessages --ignore=.venv -v 0
+	$(PY) -m ruff check .
+	bash scripts/test.sh
+
+lint: $(VENV)/.installed-test
+	$(PY) -m ruff check .
+
+bench: $(VENV)/.installed-test
+	$(PY) bench/seating.py
+	$(PY) bench/pdf.py

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs the whole suite on SQLite, then again on a throwaway PostgreSQL 15 cluster on loopback.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=.venv/bin/python
+
+echo "== test suite on SQLite"
+DATABASE_URL= $PY -m pytest --cov --cov-report=term:skip-covered "$@"
+
+pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
+if [ -z "$pg_bin" ]; then
+  echo "PostgreSQL server not installed; skipping the PostgreSQL run" >&2
+  exit 1
+fi
+pgdir=$(mktemp -d /tmp/uno-pg.XXXXXX)
+port=${PGTEST_PORT:-55432}
+runas=()
+if [ "$(id -u)" -eq 0 ]; then
+  # initdb refuses to run as root: the cluster belongs to the postgres user.
+  chown postgres "$pgdir"
+  runas=(runuser -u postgres --)
+fi
+cleanup() { "${runas[@]}" "$pg_bin/pg_ctl" -D "$pgdir/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$pgdir"; }
+trap cleanup EXIT
+"${runas[@]}" "$pg_bin/initdb" -D "$pgdir/data" -U uno --auth=trust -E UTF8 >/dev/null
+"${runas[@]}" "$pg_bin/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w \
+  -o "-c listen_addresses=127.0.0.1 -p $port -k $pgdir -c fsync=off -c full_page_writes=off" start >/dev/null
+echo "== test suite on PostgreSQL"
+DATABASE_URL="postgres://uno@127.0.0.1:$port/uno" $PY -m pytest -p no:cacheprovider "$@"
