@@ -1,0 +1,361 @@
+"""The tables of a club UNO tournament.
+
+Results are versioned: a table's report is a `Submission` with one `SubmissionEntry` per seat, never
+overwritten; a correction is a new version, and exactly one version per table can be the confirmed one.
+Constraints live in the database, not only in code.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+
+class Club(models.Model):
+    """Kept across tournaments, so a club's member list is typed once."""
+
+    name = models.CharField(_("name"), max_length=120, unique=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    """A person, kept across tournaments. Birth data decides who deals (oldest) and starts (youngest)."""
+
+    first_name = models.CharField(_("first name"), max_length=80)
+    last_name = models.CharField(_("last name"), max_length=80)
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
+    )
+    birth_date = models.DateField(_("date of birth"), null=True, blank=True)
+    birth_year = models.PositiveSmallIntegerField(_("year of birth"), null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["last_name", "first_name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(birth_year__isnull=True) | Q(birth_year__gte=1900, birth_year__lte=2100),
+                name="player_birth_year_plausible",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip()
+
+    @property
+    def sort_name(self) -> str:
+        return f"{self.last_name}, {self.first_name}".strip(", ")
+
+    @property
+    def club_name(self) -> str:
+        return self.club.name if self.club_id else ""
+
+    @property
+    def born(self) -> tuple[int, int, int] | None:
+        """Birth as a comparable (year, month, day); month/day 0 when only the year is known."""
+        if self.birth_date:
+            return (self.birth_date.year, self.birth_date.month, self.birth_date.day)
+        if self.birth_year:
+            return (self.birth_year, 0, 0)
+        return None
+
+
+class Tournament(models.Model):
+    class Fill(models.TextChoices):
+        SMALLER = "smaller", _("tables one smaller")
+        LARGER = "larger", _("tables one larger")
+
+    class Scoring(models.TextChoices):
+        MINUS_POINTS = "minus", _("minus points (lowest total wins)")
+        WINNER_COLLECTS = "winner", _("winner collects (highest total wins)")
+
+    class EndRule(models.TextChoices):
+        ROUNDS = "rounds", _("fixed number of rounds")
+        THRESHOLD = "threshold", _("until a total reaches the threshold")
+
+    class MissedRounds(models.TextChoices):
+        RANK_AFTER = "after", _("ranked after all players who played every round")
+        CHARGE_HIGHEST = "charge", _("charged the highest score of that round")
+
+    name = models.CharField(_("name"), max_length=150)
+    date = models.DateField(_("date"))
+    venue = models.CharField(_("venue"), max_length=150, blank=True)
+    organizers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, verbose_name=_("organizers"), related_name="organized_tournaments"
+    )
+    rounds_total = models.PositiveSmallIntegerField(_("number of rounds"), default=6)
+    table_size = models.PositiveSmallIntegerField(_("preferred table size"), default=4)
+    table_min = models.PositiveSmallIntegerField(_("smallest table"), default=3)
+    table_max = models.PositiveSmallIntegerField(_("largest table"), default=5)
+    fill = models.CharField(_("fill with"), max_length=10, choices=Fill.choices, default=Fill.SMALLER)
+    scoring = models.CharField(
+        _("scoring"), max_length=10, choices=Scoring.choices, default=Scoring.MINUS_POINTS
+    )
+    end_rule = models.CharField(_("end"), max_length=10, choices=EndRule.choices, default=EndRule.ROUNDS)
+    threshold = models.PositiveIntegerField(_("threshold"), null=True, blank=True)
+    tiebreaks = models.JSONField(_("tie-break order"), default=list, blank=True)
+    missed_rounds = models.CharField(
+        _("missed rounds"), max_length=10, choices=MissedRounds.choices, default=MissedRounds.RANK_AFTER
+    )
+    time_limit_minutes = models.PositiveSmallIntegerField(
+        _("time limit per round (minutes)"), null=True, blank=True,
+        help_text=_("Empty: no time limit. With a limit, a round stopped by the clock has no winner."),
+    )
+    deck = models.CharField(_("deck"), max_length=20, default="classic")
+    separate_clubs = models.BooleanField(_("keep clubs apart in round 1"), default=True)
+    plan_all_rounds = models.BooleanField(_("plan all rounds at the start"), default=False)
+    require_second_entry = models.BooleanField(
+        _("require a second, independent entry of every result"), default=False
+    )
+    public = models.BooleanField(_("public page switched on"), default=False)
+    logo = models.ImageField(_("club logo for certificates"), upload_to="logos/", blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "name"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(table_min__gte=2, table_max__lte=10, table_min__lte=models.F("table_size"))
+                & Q(table_size__lte=models.F("table_max")),
+                name="tournament_table_sizes_ordered",
+            ),
+            models.CheckConstraint(condition=Q(rounds_total__gte=1), name="tournament_has_rounds"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.date:%d.%m.%Y})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("organizer:tournament", args=[self.pk])
+
+    def is_organizer(self, user) -> bool:
+        if not user.is_authenticated:
+            return False
+        if user.is_superuser:
+            return True
+        return self.organizers.filter(pk=user.pk).exists()
+
+
+class Registration(models.Model):
+    class Status(models.TextChoices):
+        REGISTERED = "registered", _("registered")
+        CHECKED_IN = "checked_in", _("checked in")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
+    start_number = models.PositiveIntegerField(_("start number"))
+    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.REGISTERED)
+    withdrawn_after_round = models.PositiveSmallIntegerField(_("withdrawn after round"), null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["start_number"]
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="registration_player_once"),
+            models.UniqueConstraint(fields=["tournament", "start_number"], name="registration_start_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.start_number} {self.player}"
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("seating drafted")
+        PUBLISHED = "published", _("seating published")
+        OPEN = "open", _("results open")
+        CLOSED = "closed", _("closed")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(_("round"))
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.DRAFT)
+    seed = models.BigIntegerField(_("seating seed"), help_text=_("Recorded so the draw can be audited."))
+    published_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    # Round clock: running while started_at is set and paused_remaining is empty.
+    clock_started_at = models.DateTimeField(null=True, blank=True)
+    clock_seconds = models.PositiveIntegerField(null=True, blank=True)
+    clock_paused_remaining = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_number_once"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament.name} – {_('round')} {self.number}"
+
+    @property
+    def accepts_results(self) -> bool:
+        return self.status in {self.Status.PUBLISHED, self.Status.OPEN}
+
+
+def new_table_token() -> str:
+    """256 random bits, URL-safe: the captain link's only credential."""
+    return secrets.token_urlsafe(32)
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("waiting")
+        REPORTED = "reported", _("reported")
+        CONFIRMED = "confirmed", _("confirmed")
+        DISPUTED = "disputed", _("disputed")
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("table"))
+    token = models.CharField(max_length=64, unique=True, default=new_table_token, editable=False)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.WAITING)
+
+    class Meta:
+        ordering = ["round", "number"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="table_number_once")]
+
+    def __str__(self) -> str:
+        return f"{_('Table')} {self.number}"
+
+    def get_captain_url(self) -> str:
+        return reverse("captain:table", args=[self.token])
+
+
+class Seat(models.Model):
+    """A registration at a table; position is the playing order (1 = first seat)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(_("seat"))
+
+    class Meta:
+        ordering = ["table", "position"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_position_once"),
+            models.UniqueConstraint(fields=["round", "registration"], name="seat_player_once_per_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} / {self.position}: {self.registration}"
+
+
+class Submission(models.Model):
+    """One version of a table's result. Never updated except for its confirmation flag."""
+
+    class Source(models.TextChoices):
+        CAPTAIN = "captain", _("table captain")
+        ORGANIZER = "organizer", _("organizer")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="submissions")
+    version = models.PositiveIntegerField(_("version"))
+    source = models.CharField(_("source"), max_length=10, choices=Source.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    token = models.CharField(_("link used"), max_length=64, blank=True)
+    ip_address = models.GenericIPAddressField(_("address"), null=True, blank=True)
+    # Sent by the captain's page with every attempt, so a repeated POST is recognised, never stored twice.
+    idempotency_key = models.CharField(max_length=64, blank=True)
+    stopped_by_time = models.BooleanField(_("stopped by the time limit"), default=False)
+    warnings_confirmed = models.BooleanField(default=False)
+    confirmed = models.BooleanField(_("confirmed"), default=False)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["table", "version"]
+        verbose_name = _("submission")
+        verbose_name_plural = _("submissions")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "version"], name="submission_version_once"),
+            models.UniqueConstraint(
+                fields=["table", "idempotency_key"],
+                condition=~Q(idempotency_key=""),
+                name="submission_idempotent",
+            ),
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(confirmed=True), name="submission_one_confirmed_per_table"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} v{self.version}"
+
+
+class SubmissionEntry(models.Model):
+    """One seat's line of a submission: the cards as normalised notation and/or points."""
+
+    submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="entries")
+    registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="entries")
+    cards = models.CharField(_("cards"), max_length=400, blank=True)
+    card_count = models.PositiveSmallIntegerField(_("cards in hand"), null=True, blank=True)
+    hand_points = models.PositiveIntegerField(_("hand value"))
+    score = models.IntegerField(_("round score"))
+    went_out = models.BooleanField(_("went out"), default=False)
+
+    class Meta:
+        ordering = ["submission", "id"]
+        verbose_name = _("result entry")
+        verbose_name_plural = _("result entries")
+        constraints = [
+            models.UniqueConstraint(fields=["submission", "registration"], name="entry_player_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.submission}: {self.registration} {self.score}"
+
+
+class AuditEntry(models.Model):
+    """Who changed what, when: before and after, for results, seating, registrations and settings."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit_entries")
+    round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    actor = models.CharField(_("by"), max_length=150, blank=True)
+    action = models.CharField(_("action"), max_length=40)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit log")
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%H:%M:%S} {self.action}"

@@ -1,0 +1,134 @@
+"""Every read the pages need, with a fixed number of queries whatever the size of the tournament.
+
+Selectors also turn rows into the plain data the engine works on, so the engine never sees a model.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import Prefetch, QuerySet
+
+from engine.scoring import ScoringFormat
+from engine.seating import Round as SeatingRound
+from engine.seating import SeatingPlayer
+from engine.standings import MissedRoundPolicy, RoundResult, StandingRow, StandingsSettings, compute_standings
+
+from .models import Registration, Round, Seat, Submission, SubmissionEntry, Table, Tournament
+
+
+def standings_settings(tournament: Tournament) -> StandingsSettings:
+    from engine.standings import DEFAULT_TIEBREAKS
+
+    return StandingsSettings(
+        fmt=ScoringFormat(tournament.scoring),
+        tiebreaks=tuple(tournament.tiebreaks or DEFAULT_TIEBREAKS),
+        missed_policy=MissedRoundPolicy(tournament.missed_rounds),
+    )
+
+
+def registrations(tournament: Tournament) -> QuerySet[Registration]:
+    return tournament.registrations.select_related("player", "player__club").order_by("start_number")
+
+
+def active_registrations(tournament: Tournament) -> list[Registration]:
+    """Who is seated in the next round: checked in and not withdrawn."""
+    return list(registrations(tournament).filter(status=Registration.Status.CHECKED_IN))
+
+
+def seating_history(tournament: Tournament, before_round: int | None = None) -> list[SeatingRound]:
+    """Earlier rounds as lists of tables of registration ids in seat order (one query)."""
+    seats = Seat.objects.filter(round__tournament=tournament).select_related("table", "round")
+    if before_round is not None:
+        seats = seats.filter(round__number__lt=before_round)
+    by_round: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for seat in seats.order_by("round__number", "table__number", "position"):
+        by_round[seat.round.number][seat.table.number].append(seat.registration_id)
+    return [
+        [tables[number] for number in sorted(tables)] for _round, tables in sorted(by_round.items())
+    ]
+
+
+def seating_players(regs: list[Registration]) -> list[SeatingPlayer]:
+    return [SeatingPlayer(id=reg.pk, club=reg.player.club_name) for reg in regs]
+
+
+def round_tables(round_: Round) -> list[Table]:
+    """The round's tables with seats, players and submissions (newest first) in four queries."""
+    seats = Seat.objects.select_related("registration__player__club").order_by("position")
+    submissions = Submission.objects.prefetch_related(
+        Prefetch("entries", queryset=SubmissionEntry.objects.order_by("id"))
+    ).order_by("-version")
+    return list(
+        round_.tables.order_by("number").prefetch_related(
+            Prefetch("seats", queryset=seats), Prefetch("submissions", queryset=submissions)
+        )
+    )
+
+
+def table_counts(round_: Round) -> dict[str, int]:
+    counts = {status: 0 for status in Table.Status.values}
+    for status in round_.tables.values_list("status", flat=True):
+        counts[status] += 1
+    return counts
+
+
+def confirmed_results(tournament: Tournament, round_numbers: list[int]) -> list[RoundResult]:
+    entries = SubmissionEntry.objects.filter(
+        submission__confirmed=True,
+        submission__table__round__tournament=tournament,
+        submission__table__round__number__in=round_numbers,
+    ).values_list("registration_id", "submission__table__round__number", "score", "went_out")
+    return [RoundResult(player_id=r, round_number=n, score=s, went_out=w) for r, n, s, w in entries]
+
+
+def wins_before(tournament: Tournament, round_number: int) -> dict[int, int]:
+    """Rounds each registration won before the given round (for the engine's typo warnings)."""
+    wins: dict[int, int] = defaultdict(int)
+    for reg_id in SubmissionEntry.objects.filter(
+        submission__confirmed=True,
+        went_out=True,
+        submission__table__round__tournament=tournament,
+        submission__table__round__number__lt=round_number,
+    ).values_list("registration_id", flat=True):
+        wins[reg_id] += 1
+    return dict(wins)
+
+
+@dataclass(frozen=True)
+class StandingLine:
+    """One line of the standings: the engine's row with the registration it belongs to."""
+
+    row: StandingRow
+    registration: Registration
+
+    @property
+    def player(self):
+        return self.registration.player
+
+
+def counted_rounds(tournament: Tournament, *, include_open: bool = False) -> list[int]:
+    statuses = [Round.Status.CLOSED]
+    if include_open:
+        statuses += [Round.Status.OPEN, Round.Status.PUBLISHED]
+    return list(
+        tournament.rounds.filter(status__in=statuses).order_by("number").values_list("number", flat=True)
+    )
+
+
+def standings(
+    tournament: Tournament, *, after_round: int | None = None, include_open: bool = False
+) -> tuple[list[int], list[StandingLine]]:
+    """Standings over the closed rounds (up to after_round): three queries for any size."""
+    rounds = counted_rounds(tournament, include_open=include_open)
+    if after_round is not None:
+        rounds = [number for number in rounds if number <= after_round]
+    regs = {
+        reg.pk: reg
+        for reg in registrations(tournament).filter(seats__round__number__in=rounds).distinct()
+    } if rounds else {}
+    rows = compute_standings(
+        list(regs), confirmed_results(tournament, rounds), rounds, standings_settings(tournament)
+    )
+    return rounds, [StandingLine(row=row, registration=regs[row.player_id]) for row in rows]

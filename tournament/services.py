@@ -1,0 +1,581 @@
+"""Every write: keyword-only, typed, inside `transaction.atomic`, with an audit entry.
+
+Views call these and nothing else to change data. Where two people can race (results, seating) the
+rows concerned are locked with `select_for_update` first.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from engine import seating
+from engine.cards import get_deck
+from engine.notation import format_hand
+from engine.scoring import ScoringFormat, round_scores
+from engine.validation import ReportContext, SeatReport, TableReport, Validation, validate_table
+
+from . import selectors
+from .models import (
+    AuditEntry,
+    Club,
+    Player,
+    Registration,
+    Round,
+    Seat,
+    Submission,
+    SubmissionEntry,
+    Table,
+    Tournament,
+)
+
+
+def audit(
+    *,
+    tournament: Tournament,
+    action: str,
+    user=None,
+    actor: str = "",
+    round_: Round | None = None,
+    table: Table | None = None,
+    before: Any = None,
+    after: Any = None,
+) -> AuditEntry:
+    if not actor and user is not None and user.is_authenticated:
+        actor = user.get_username()
+    return AuditEntry.objects.create(
+        tournament=tournament,
+        round=round_,
+        table=table,
+        user=user if user is not None and user.is_authenticated else None,
+        actor=actor,
+        action=action,
+        before=before,
+        after=after,
+    )
+
+
+# --- Tournaments --------------------------------------------------------------------------------
+
+TOURNAMENT_SETTINGS = (
+    "name", "date", "venue", "rounds_total", "table_size", "table_min", "table_max", "fill", "scoring",
+    "end_rule", "threshold", "tiebreaks", "missed_rounds", "time_limit_minutes", "deck", "separate_clubs",
+    "plan_all_rounds", "require_second_entry", "public",
+)
+
+
+def tournament_snapshot(tournament: Tournament) -> dict[str, Any]:
+    data = {name: getattr(tournament, name) for name in TOURNAMENT_SETTINGS}
+    data["date"] = data["date"].isoformat() if isinstance(data["date"], date) else data["date"]
+    return data
+
+
+@transaction.atomic
+def tournament_create(*, user, **fields: Any) -> Tournament:
+    tournament = Tournament(**fields)
+    tournament.full_clean()
+    tournament.save()
+    tournament.organizers.add(user)
+    audit(tournament=tournament, user=user, action="tournament_create", after=tournament_snapshot(tournament))
+    return tournament
+
+
+@transaction.atomic
+def tournament_update(*, tournament: Tournament, user, changes: Mapping[str, Any]) -> Tournament:
+    before = tournament_snapshot(Tournament.objects.select_for_update().get(pk=tournament.pk))
+    for name, value in changes.items():
+        setattr(tournament, name, value)
+    tournament.full_clean()
+    tournament.save()
+    after = tournament_snapshot(tournament)
+    changed = {k: v for k, v in after.items() if before.get(k) != v}
+    if changed:
+        audit(
+            tournament=tournament, user=user, action="tournament_update",
+            before={k: before[k] for k in changed}, after=changed,
+        )
+    return tournament
+
+
+# --- Players and registrations ------------------------------------------------------------------
+
+def club_get_or_create(name: str) -> Club | None:
+    name = " ".join(name.split())
+    if not name:
+        return None
+    club = Club.objects.filter(name__iexact=name).first()
+    return club or Club.objects.create(name=name)
+
+
+def player_find_or_create(
+    *, first_name: str, last_name: str, club_name: str = "", birth_date: date | None = None,
+    birth_year: int | None = None,
+) -> Player:
+    """A player typed again (same name and club) is the same person: their record is reused."""
+    first_name, last_name = " ".join(first_name.split()), " ".join(last_name.split())
+    club = club_get_or_create(club_name)
+    if birth_date and not birth_year:
+        birth_year = birth_date.year
+    player = Player.objects.filter(
+        first_name__iexact=first_name, last_name__iexact=last_name, club=club
+    ).first()
+    if player is None:
+        player = Player(
+            first_name=first_name, last_name=last_name, club=club, birth_date=birth_date, birth_year=birth_year
+        )
+    else:
+        player.birth_date = birth_date or player.birth_date
+        player.birth_year = birth_year or player.birth_year
+    player.full_clean()
+    player.save()
+    return player
+
+
+def registration_snapshot(reg: Registration) -> dict[str, Any]:
+    player = reg.player
+    return {
+        "start_number": reg.start_number, "status": reg.status, "name": player.name,
+        "club": player.club_name, "birth_year": player.birth_year,
+        "birth_date": player.birth_date.isoformat() if player.birth_date else None,
+        "withdrawn_after_round": reg.withdrawn_after_round,
+    }
+
+
+@transaction.atomic
+def player_register(
+    *, tournament: Tournament, user, first_name: str, last_name: str, club_name: str = "",
+    birth_date: date | None = None, birth_year: int | None = None, check_in: bool = False,
+) -> Registration:
+    # Lock the tournament row so two organizers adding players cannot take the same start number.
+    Tournament.objects.select_for_update().get(pk=tournament.pk)
+    player = player_find_or_create(
+        first_name=first_name, last_name=last_name, club_name=club_name,
+        birth_date=birth_date, birth_year=birth_year,
+    )
+    if tournament.registrations.filter(player=player).exists():
+        raise ValidationError(_("%(name)s is already registered.") % {"name": player.name})
+    last = tournament.registrations.aggregate(last=Max("start_number"))["last"] or 0
+    reg = Registration.objects.create(
+        tournament=tournament, player=player, start_number=last + 1,
+        status=Registration.Status.CHECKED_IN if check_in else Registration.Status.REGISTERED,
+    )
+    audit(tournament=tournament, user=user, action="registration_add", after=registration_snapshot(reg))
+    return reg
+
+
+@transaction.atomic
+def registration_update(
+    *, registration: Registration, user, first_name: str, last_name: str, club_name: str = "",
+    birth_date: date | None = None, birth_year: int | None = None,
+) -> Registration:
+    before = registration_snapshot(registration)
+    player = registration.player
+    player.first_name, player.last_name = " ".join(first_name.split()), " ".join(last_name.split())
+    player.club = club_get_or_create(club_name)
+    player.birth_date = birth_date
+    player.birth_year = birth_year or (birth_date.year if birth_date else None)
+    player.full_clean()
+    player.save()
+    after = registration_snapshot(registration)
+    if before != after:
+        audit(
+            tournament=registration.tournament, user=user, action="registration_update",
+            before=before, after=after,
+        )
+    return registration
+
+
+def _registration_set_status(
+    registration: Registration, *, user, status: str, action: str, withdrawn_after: int | None = None
+) -> Registration:
+    reg = Registration.objects.select_for_update().select_related("player__club").get(pk=registration.pk)
+    before = registration_snapshot(reg)
+    reg.status, reg.withdrawn_after_round = status, withdrawn_after
+    reg.save(update_fields=["status", "withdrawn_after_round"])
+    audit(
+        tournament=reg.tournament, user=user, action=action, before=before, after=registration_snapshot(reg)
+    )
+    return reg
+
+
+@transaction.atomic
+def registration_check_in(*, registration: Registration, user, checked_in: bool = True) -> Registration:
+    if registration.status == Registration.Status.WITHDRAWN:
+        raise ValidationError(_("A withdrawn player must be readmitted first."))
+    status = Registration.Status.CHECKED_IN if checked_in else Registration.Status.REGISTERED
+    return _registration_set_status(
+        registration, user=user, status=status, action="check_in" if checked_in else "check_in_undo"
+    )
+
+
+@transaction.atomic
+def registration_withdraw(*, registration: Registration, user) -> Registration:
+    """Withdrawn players keep their results but are never seated again."""
+    last_played = (
+        registration.tournament.rounds.exclude(status=Round.Status.DRAFT).aggregate(n=Max("number"))["n"] or 0
+    )
+    reg = _registration_set_status(
+        registration, user=user, status=Registration.Status.WITHDRAWN, action="withdraw",
+        withdrawn_after=last_played,
+    )
+    # A drafted round must not keep a seat for them: the organizer re-seats it.
+    Seat.objects.filter(registration=reg, round__status=Round.Status.DRAFT).delete()
+    return reg
+
+
+@transaction.atomic
+def registration_readmit(*, registration: Registration, user) -> Registration:
+    return _registration_set_status(
+        registration, user=user, status=Registration.Status.CHECKED_IN, action="readmit"
+    )
+
+
+# --- Rounds and seating -------------------------------------------------------------------------
+
+def table_sizes(tournament: Tournament, n_players: int) -> list[int]:
+    try:
+        return seating.table_plan(
+            n_players, preferred=tournament.table_size, min_size=tournament.table_min,
+            max_size=tournament.table_max, fill=tournament.fill,
+        )
+    except seating.SeatingError as exc:
+        raise ValidationError(
+            _("%(count)s checked-in players cannot be seated at tables of %(min)s to %(max)s.")
+            % {"count": n_players, "min": tournament.table_min, "max": tournament.table_max}
+        ) from exc
+
+
+def round_snapshot(round_: Round) -> list[list[int]]:
+    """The seating as start numbers, table by table, for the audit log."""
+    tables: dict[int, list[int]] = {}
+    for table_number, start_number in (
+        Seat.objects.filter(round=round_).order_by("table__number", "position")
+        .values_list("table__number", "registration__start_number")
+    ):
+        tables.setdefault(table_number, []).append(start_number)
+    return [tables[number] for number in sorted(tables)]
+
+
+def _store_seating(round_: Round, tables: Sequence[Sequence[int]]) -> None:
+    round_.tables.all().delete()
+    for number, registration_ids in enumerate(tables, start=1):
+        table = Table.objects.create(round=round_, number=number)
+        Seat.objects.bulk_create(
+            Seat(round=round_, table=table, registration_id=reg_id, position=position)
+            for position, reg_id in enumerate(registration_ids, start=1)
+        )
+
+
+@transaction.atomic
+def round_seat(*, tournament: Tournament, user, seed: int | None = None) -> Round:
+    """Seat the next round (or re-seat the drafted one) with the engine, from a recorded seed."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    round_ = tournament.rounds.order_by("-number").first()
+    if round_ is not None and round_.status != Round.Status.DRAFT:
+        if round_.number >= tournament.rounds_total:
+            raise ValidationError(_("All %(count)s rounds have been seated.") % {"count": tournament.rounds_total})
+        round_ = None
+    number = round_.number if round_ else (tournament.rounds.count() + 1)
+    regs = selectors.active_registrations(tournament)
+    sizes = table_sizes(tournament, len(regs))
+    seed = seed if seed is not None else secrets.randbits(48)
+    tables = seating.seat_round(
+        selectors.seating_players(regs),
+        selectors.seating_history(tournament, before_round=number),
+        sizes,
+        seed=seed,
+        separate_clubs=tournament.separate_clubs if number == 1 else False,
+    )
+    before = round_snapshot(round_) if round_ else None
+    if round_ is None:
+        round_ = Round.objects.create(tournament=tournament, number=number, seed=seed)
+    else:
+        round_.seed = seed
+        round_.save(update_fields=["seed"])
+    _store_seating(round_, tables)
+    audit(
+        tournament=tournament, user=user, round_=round_, action="round_seat",
+        before=before, after={"seed": seed, "tables": round_snapshot(round_)},
+    )
+    return round_
+
+
+@transaction.atomic
+def round_swap(*, round_: Round, user, first: Seat, second: Seat) -> None:
+    """Swap two players in a drafted seating (each keeps the other's table and seat)."""
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    if round_.status != Round.Status.DRAFT:
+        raise ValidationError(_("Only a drafted seating can be changed."))
+    seats = {s.pk: s for s in Seat.objects.select_for_update().filter(round=round_, pk__in=[first.pk, second.pk])}
+    if len(seats) != 2 or first.pk == second.pk:
+        raise ValidationError(_("Choose two different seats of this round."))
+    before = round_snapshot(round_)
+    a, b = seats[first.pk], seats[second.pk]
+    a.registration_id, b.registration_id = b.registration_id, a.registration_id
+    # The (round, registration) constraint forbids the intermediate state: park one seat first.
+    Seat.objects.filter(pk=a.pk).delete()
+    b.save(update_fields=["registration"])
+    a.pk = None
+    a.save()
+    audit(
+        tournament=round_.tournament, user=user, round_=round_, action="round_swap",
+        before=before, after=round_snapshot(round_),
+    )
+
+
+def _round_set_status(round_: Round, *, user, allowed_from: Iterable[str], status: str, action: str) -> Round:
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    if round_.status not in allowed_from:
+        raise ValidationError(_("This round cannot be changed that way now (%(status)s).")
+                              % {"status": round_.get_status_display()})
+    before = round_.status
+    round_.status = status
+    now = timezone.now()
+    if status == Round.Status.PUBLISHED and round_.published_at is None:
+        round_.published_at = now
+    if status == Round.Status.CLOSED:
+        round_.closed_at = now
+    round_.save()
+    audit(tournament=round_.tournament, user=user, round_=round_, action=action, before=before, after=status)
+    return round_
+
+
+@transaction.atomic
+def round_publish(*, round_: Round, user) -> Round:
+    if not round_.tables.exists():
+        raise ValidationError(_("This round has no tables to publish."))
+    return _round_set_status(
+        round_, user=user, allowed_from=[Round.Status.DRAFT], status=Round.Status.PUBLISHED, action="round_publish"
+    )
+
+
+@transaction.atomic
+def round_open(*, round_: Round, user) -> Round:
+    """Open the round for results: from now on the captains' links accept reports."""
+    return _round_set_status(
+        round_, user=user, allowed_from=[Round.Status.PUBLISHED], status=Round.Status.OPEN, action="round_open"
+    )
+
+
+@transaction.atomic
+def round_close(*, round_: Round, user) -> Round:
+    pending = round_.tables.exclude(status=Table.Status.CONFIRMED).values_list("number", flat=True)
+    if pending:
+        raise ValidationError(
+            _("Tables still without a confirmed result: %(tables)s.") % {"tables": ", ".join(map(str, pending))}
+        )
+    return _round_set_status(
+        round_, user=user, allowed_from=[Round.Status.PUBLISHED, Round.Status.OPEN],
+        status=Round.Status.CLOSED, action="round_close",
+    )
+
+
+@transaction.atomic
+def round_reopen(*, round_: Round, user) -> Round:
+    """Reopen a closed round to correct a result found wrong later; closing it again is one click."""
+    return _round_set_status(
+        round_, user=user, allowed_from=[Round.Status.CLOSED], status=Round.Status.OPEN, action="round_reopen"
+    )
+
+
+@transaction.atomic
+def round_delete_draft(*, round_: Round, user) -> None:
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    if round_.status != Round.Status.DRAFT:
+        raise ValidationError(_("Only a drafted round can be deleted."))
+    audit(tournament=round_.tournament, user=user, action="round_delete", before=round_snapshot(round_),
+          after={"round": round_.number})
+    round_.delete()
+
+
+@transaction.atomic
+def table_regenerate_token(*, table: Table, user) -> Table:
+    """A new link for a table; the old one stops working at once."""
+    from .models import new_table_token
+
+    table = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
+    table.token = new_table_token()
+    table.save(update_fields=["token"])
+    audit(tournament=table.round.tournament, user=user, round_=table.round, table=table, action="token_new")
+    return table
+
+
+# --- Results ------------------------------------------------------------------------------------
+
+@dataclass
+class SubmitOutcome:
+    """What `result_submit` did: the stored version (or the earlier one a repeated POST matched)."""
+
+    validation: Validation | None = None
+    submission: Submission | None = None
+    duplicate: bool = False
+    needs_confirmation: bool = False
+    errors: list = field(default_factory=list)
+
+    @property
+    def stored(self) -> bool:
+        return self.submission is not None
+
+
+def submission_snapshot(submission: Submission) -> dict[str, Any]:
+    return {
+        "version": submission.version, "source": submission.source,
+        "stopped_by_time": submission.stopped_by_time, "confirmed": submission.confirmed,
+        "entries": [
+            {"start_number": e.registration.start_number, "cards": e.cards, "card_count": e.card_count,
+             "hand_points": e.hand_points, "score": e.score, "went_out": e.went_out}
+            for e in submission.entries.select_related("registration").order_by("registration__start_number")
+        ],
+    }
+
+
+def entries_signature(submission: Submission) -> tuple:
+    """What two independent entries must agree on: each player's points and who went out."""
+    return tuple(sorted(
+        (e.registration_id, e.hand_points, e.went_out) for e in submission.entries.all()
+    )) + (submission.stopped_by_time,)
+
+
+def _table_status_after(table: Table, tournament: Tournament) -> str:
+    if table.submissions.filter(confirmed=True).exists():
+        return Table.Status.CONFIRMED
+    if not tournament.require_second_entry:
+        return Table.Status.REPORTED if table.submissions.exists() else Table.Status.WAITING
+    latest = {
+        source: table.submissions.filter(source=source).order_by("-version").first()
+        for source in Submission.Source.values
+    }
+    if all(latest.values()) and len({entries_signature(s) for s in latest.values()}) > 1:
+        return Table.Status.DISPUTED
+    return Table.Status.REPORTED if table.submissions.exists() else Table.Status.WAITING
+
+
+@transaction.atomic
+def result_submit(
+    *,
+    table: Table,
+    seats: Sequence[SeatReport],
+    source: str,
+    user=None,
+    token: str = "",
+    ip_address: str | None = None,
+    idempotency_key: str = "",
+    stopped_by_time: bool = False,
+    confirm_warnings: bool = False,
+) -> SubmitOutcome:
+    """Validate a table's report with the engine and store it as a new version.
+
+    A repeated POST with the same idempotency key returns the version stored the first time.
+    An organizer's entry is confirmed at once unless the tournament requires a second entry.
+    """
+    table = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
+    round_, tournament = table.round, table.round.tournament
+    if idempotency_key:
+        earlier = table.submissions.filter(idempotency_key=idempotency_key).first()
+        if earlier is not None:
+            return SubmitOutcome(submission=earlier, duplicate=True)
+    open_statuses = {Round.Status.OPEN} if source == Submission.Source.CAPTAIN else {
+        Round.Status.PUBLISHED, Round.Status.OPEN
+    }
+    if round_.status not in open_statuses:
+        raise ValidationError(_("This round does not accept results."))
+    seat_regs = list(table.seats.order_by("position").values_list("registration_id", flat=True))
+    names = {
+        reg.pk: reg.player.name
+        for reg in Registration.objects.filter(pk__in=seat_regs).select_related("player")
+    }
+    context = ReportContext(
+        deck=get_deck(tournament.deck),
+        time_limit=bool(tournament.time_limit_minutes),
+        wins_so_far=selectors.wins_before(tournament, round_.number),
+        rounds_before=round_.number - 1,
+        player_names=names,
+    )
+    validation = validate_table(
+        TableReport(seated=seat_regs, seats=list(seats), stopped_by_time=stopped_by_time), context
+    )
+    if not validation.ok:
+        return SubmitOutcome(validation=validation, errors=validation.errors)
+    if validation.warnings and not confirm_warnings:
+        return SubmitOutcome(validation=validation, needs_confirmation=True)
+
+    scores = round_scores(ScoringFormat(tournament.scoring), validation.points, validation.winner)
+    version = (table.submissions.aggregate(v=Max("version"))["v"] or 0) + 1
+    submission = Submission.objects.create(
+        table=table, version=version, source=source,
+        created_by=user if user is not None and user.is_authenticated else None,
+        token=token, ip_address=ip_address, idempotency_key=idempotency_key,
+        stopped_by_time=stopped_by_time, warnings_confirmed=bool(validation.warnings),
+    )
+    SubmissionEntry.objects.bulk_create(
+        SubmissionEntry(
+            submission=submission, registration_id=reg_id,
+            cards=format_hand(validation.hands[reg_id]) if validation.hands.get(reg_id) else "",
+            card_count=validation.card_counts.get(reg_id),
+            hand_points=validation.points[reg_id], score=scores[reg_id],
+            went_out=validation.winner == reg_id,
+        )
+        for reg_id in seat_regs
+    )
+    audit(
+        tournament=tournament, user=user, actor="" if user else _("captain, table %(n)s") % {"n": table.number},
+        round_=round_, table=table, action="result_submit", after=submission_snapshot(submission),
+    )
+    if source == Submission.Source.ORGANIZER and not tournament.require_second_entry:
+        _confirm(submission, table=table, user=user)
+    elif tournament.require_second_entry:
+        _confirm_if_entries_match(table, user=user)
+    table.status = _table_status_after(table, tournament)
+    table.save(update_fields=["status"])
+    return SubmitOutcome(validation=validation, submission=submission)
+
+
+def _confirm(submission: Submission, *, table: Table, user) -> None:
+    previous = table.submissions.filter(confirmed=True).exclude(pk=submission.pk).first()
+    if previous is not None:
+        previous.confirmed = False
+        previous.save(update_fields=["confirmed"])
+    submission.confirmed, submission.confirmed_at = True, timezone.now()
+    submission.confirmed_by = user if user is not None and user.is_authenticated else None
+    submission.save(update_fields=["confirmed", "confirmed_at", "confirmed_by"])
+    audit(
+        tournament=table.round.tournament, user=user, round_=table.round, table=table, action="result_confirm",
+        before={"version": previous.version} if previous else None, after={"version": submission.version},
+    )
+
+
+def _confirm_if_entries_match(table: Table, *, user) -> None:
+    latest = [
+        table.submissions.filter(source=source).order_by("-version").first() for source in Submission.Source.values
+    ]
+    if all(latest) and entries_signature(latest[0]) == entries_signature(latest[1]):
+        newest = max(latest, key=lambda s: s.version)
+        if not newest.confirmed:
+            _confirm(newest, table=table, user=user)
+
+
+@transaction.atomic
+def result_confirm(*, submission: Submission, user) -> Submission:
+    """The organizer's one click: this version is the table's result."""
+    table = Table.objects.select_for_update().select_related("round__tournament").get(pk=submission.table_id)
+    submission = Submission.objects.get(pk=submission.pk)
+    tournament = table.round.tournament
+    if table.round.status == Round.Status.CLOSED:
+        raise ValidationError(_("The round is closed."))
+    if tournament.require_second_entry:
+        other = table.submissions.exclude(source=submission.source).order_by("-version").first()
+        if other is None or entries_signature(other) != entries_signature(submission):
+            raise ValidationError(_("This tournament requires a second, matching entry before confirmation."))
+    _confirm(submission, table=table, user=user)
+    table.status = Table.Status.CONFIRMED
+    table.save(update_fields=["status"])
+    return submission

@@ -1,0 +1,19 @@
+"""URLs split by audience: organizer, table captain (token only), public and projector, print."""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from .views import home
+
+urlpatterns = [
+    path("", home.HomeView.as_view(), name="home"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+    path("t/", include(("tournament.urls_captain", "captain"))),
+    path("p/", include(("tournament.urls_public", "public"))),
+    path("print/", include(("tournament.urls_print", "print"))),
+    path("", include(("tournament.urls_organizer", "organizer"))),
+]

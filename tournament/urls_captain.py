@@ -1,0 +1,3 @@
+"""Captain URLs."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""Organizer URLs."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""Print URLs."""
+
+urlpatterns: list = []

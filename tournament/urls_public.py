@@ -1,0 +1,3 @@
+"""Public URLs."""
+
+urlpatterns: list = []
