@@ -44,8 +44,8 @@ PHRASES: dict[tuple[str, ...], str] = {
 }  # fmt: skip
 _MAX_PHRASE = max(len(p) for p in PHRASES)
 
-_COUNT_WORDS = {"x", "×", "*"}
-_GLUED_COUNT = re.compile(r"([0-9]{1,4})[x×*](.*)", re.ASCII)
+_COUNT_WORDS = {"x", "\u00d7", "*"}
+_GLUED_COUNT = re.compile(r"([0-9]{1,4})[x\u00d7*](.*)", re.ASCII)
 _NUMBER = re.compile(r"[0-9]{1,4}", re.ASCII)
 _TOKEN = re.compile(r"[^\s,;]+")
 _UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
