@@ -128,7 +128,7 @@ def compute_standings(
     player_ids: Sequence[int],
     results: Iterable[RoundResult],
     round_numbers: Sequence[int],
-    settings: StandingsSettings = StandingsSettings(),  # noqa: B008 - frozen, safe as default
+    settings: StandingsSettings = StandingsSettings(),
 ) -> list[StandingRow]:
     """Rank players over the counted rounds; the order of the inputs does not matter."""
     fmt = settings.fmt
