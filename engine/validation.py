@@ -22,7 +22,8 @@ WARNING = "warning"
 LARGE_HAND_CARDS = 25
 LARGE_HAND_POINTS = 200
 
-_INTEGER = re.compile(r"[+-]?[0-9]{1,9}", re.ASCII)
+_INTEGER = re.compile(r"([+-]?)([0-9]+)", re.ASCII)
+_HUGE = 10**9  # longer numbers are typos; capping avoids int() limits on giant strings
 
 MESSAGES: dict[str, str] = {
     "unknown_card": gettext_noop("%(player)s: the card %(token)s is unknown."),
@@ -165,8 +166,11 @@ def _parse_int(raw: object) -> tuple[int | None, bool]:
         text = raw.strip()
         if not text:
             return None, True
-        if _INTEGER.fullmatch(text):
-            return int(text), True
+        match = _INTEGER.fullmatch(text)
+        if match:
+            sign = -1 if match.group(1) == "-" else 1
+            digits = match.group(2)
+            return sign * (int(digits) if len(digits) < 10 else _HUGE), True
         return None, False
     return None, False
 
@@ -254,7 +258,7 @@ class _Checker:
             self.add("points_invalid", ERROR, player_id, value=str(seat.points))
         elif points is not None and points < 0:
             self.add("points_negative", ERROR, player_id, value=points)
-            points = None
+            points, points_ok = None, False
         if not count_ok or (count is not None and count < 0):
             self.add("count_invalid", ERROR, player_id, value=str(seat.card_count))
             count = None
