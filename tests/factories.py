@@ -85,3 +85,13 @@ class SeatFactory(factory.django.DjangoModelFactory):
     round = factory.SelfAttribute("table.round")
     registration = factory.SubFactory(RegistrationFactory, tournament=factory.SelfAttribute("..round.tournament"))
     position = factory.Sequence(lambda n: n + 1)
+
+
+def seated_round(tournament, registrations, *, number=1, table_size=4, status=Round.Status.PUBLISHED):
+    """A round with its seating stored directly (no seating engine): tables of `table_size` in order."""
+    round_ = RoundFactory(tournament=tournament, number=number, status=status)
+    for index in range(0, len(registrations), table_size):
+        table = TableFactory(round=round_, number=index // table_size + 1)
+        for position, reg in enumerate(registrations[index:index + table_size], start=1):
+            SeatFactory(table=table, round=round_, registration=reg, position=position)
+    return round_

@@ -44,6 +44,11 @@ class ClockState:
     total: int | None = None
 
     @property
+    def display(self) -> str:
+        """The time left as M:SS (H:MM:SS from an hour), as the page shows it before any script runs."""
+        return format_seconds(self.remaining or 0)
+
+    @property
     def shown(self) -> bool:
         return self.status is not ClockStatus.NONE
 
@@ -58,6 +63,12 @@ class ClockState:
     @property
     def expired(self) -> bool:
         return self.status is ClockStatus.EXPIRED
+
+
+def format_seconds(seconds: int) -> str:
+    hours, rest = divmod(max(0, seconds), 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
 def clock_remaining(round_: Round, now: datetime | None = None) -> int | None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Count, Q
+from django.http import Http404
+from django.shortcuts import get_object_or_404
 
 from . import selectors
 from .models import Registration, Round, Seat, Table, Tournament
@@ -120,3 +122,14 @@ def seats_of(registrations: list[Registration], rounds: list[Round]) -> dict[int
     for seat in seats:
         result[seat.registration_id][seat.round.number] = _seat_line(seat)
     return result
+
+
+def tournament_for_viewer(user, pk: int) -> Tournament:
+    """The tournament when its public page is switched on, or for its own organizers; else 404.
+
+    A switched-off tournament must not even be confirmed to exist, hence 404 rather than 403.
+    """
+    tournament = get_object_or_404(Tournament, pk=pk)
+    if not tournament.public and not tournament.is_organizer(user):
+        raise Http404
+    return tournament
