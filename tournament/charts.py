@@ -5,12 +5,16 @@ from __future__ import annotations
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from engine.chart import standings_chart
+from engine.chart import ChartSize, standings_chart
 
 from . import selectors
 from .models import Tournament
 
 TOP_PLACES = 3
+# The projector's chart is read from the back of the hall: bigger type, bolder lines.
+PROJECTOR_SIZE = ChartSize(
+    width=960, height=470, font_size=22, margin_left=70, margin_bottom=52, highlight_width=5, other_width=1.6
+)
 
 
 def chart_series(rounds: list[int], lines: list[selectors.StandingLine]) -> dict[str, list[int | None]]:
@@ -38,7 +42,8 @@ def chart_series(rounds: list[int], lines: list[selectors.StandingLine]) -> dict
 
 
 def chart_for_standings(
-    rounds: list[int], lines: list[selectors.StandingLine], *, top: int = TOP_PLACES
+    rounds: list[int], lines: list[selectors.StandingLine], *, top: int = TOP_PLACES,
+    size: ChartSize | None = None,
 ) -> SafeString:
     """The chart for standings a page has already computed (no further queries)."""
     if not rounds or not lines:
@@ -51,6 +56,7 @@ def chart_for_standings(
         x_labels=[_("R%(number)s") % {"number": number} for number in rounds],
         start_label=_("Start"),
         title=_("Standings after round %(number)s") % {"number": rounds[-1]},
+        size=size or ChartSize(),
     )
     return mark_safe(svg)  # engine.chart escapes every label it writes
 

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views import View
 
 from .. import clock, live
-from ..charts import chart_for_standings
+from ..charts import PROJECTOR_SIZE, chart_for_standings
 from ..qr import absolute_url, qr_svg
 
 ROWS_PER_COLUMN = 15
@@ -99,7 +99,11 @@ class ProjectorView(View):
             "every": every,
             "poll_url": f"{request.path}?{next_query}",
             "top_places": TOP_PLACES,
-            "chart_svg": chart_for_standings(rounds, lines, top=TOP_PLACES) if slide.kind == "chart" else "",
+            "rows_per_column": ROWS_PER_COLUMN,
+            "chart_svg": (
+                chart_for_standings(rounds, lines, top=TOP_PLACES, size=PROJECTOR_SIZE)
+                if slide.kind == "chart" else ""
+            ),
             "public_url": public_url if tournament.public else "",
             "public_qr": qr_svg(public_url, scale=4) if tournament.public and slide.kind == "seating" else "",
         }
