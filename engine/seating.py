@@ -74,6 +74,8 @@ _THIRD = 100
 _CLUB = 3  # a same-club pair in a club-separated round; cheaper than any repeat
 _STICK = 1  # re-planning: bonus for a pair of the previous plan still at one table
 
+_MAX_TABLES = 40  # tables looked at per move in big rounds
+
 # Search budgets, in move evaluations (deterministic, independent of machine speed).
 _PLAN_BUDGET = 400_000
 _ROUND_BUDGET = 120_000
@@ -587,6 +589,7 @@ class _Search:
         roles_free = self.roles_free
         if patience is None:
             patience = max(30_000, budget // 4)
+        sample = max(1, min(sample, 1000 // n))
         best_evals = 0
         while evals < budget and evals - best_evals < patience:
             it += 1
@@ -610,7 +613,14 @@ class _Search:
                     leave += down[Ma[x]]
                 club_round = self.club_rounds[r]
                 anc = self.anchors[r] if self.anchors is not None else None
-                for tb, table in enumerate(self.rounds[r]):
+                tables = self.rounds[r]
+                if len(tables) > _MAX_TABLES:
+                    # big rounds: look at a random part of the tables (plenty of good places there)
+                    picks = rng.sample(range(len(tables)), _MAX_TABLES)
+                else:
+                    picks = range(len(tables))
+                for tb in picks:
+                    table = tables[tb]
                     if tb == ta:
                         continue
                     cross = special[ta] != special[tb]
