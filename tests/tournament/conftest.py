@@ -24,12 +24,16 @@ def _table(round_, number, players):
 @pytest.fixture
 def table(open_round):
     """Table 1: Anna (oldest, deals), Ben, Cem, Dora (youngest, starts)."""
-    return _table(open_round, 1, [
-        PlayerFactory(first_name="Anna", last_name="Alt", birth_date=datetime.date(1950, 3, 1)),
-        PlayerFactory(first_name="Ben", last_name="Berg", birth_year=1970),
-        PlayerFactory(first_name="Cem", last_name="Cakir", birth_year=1980),
-        PlayerFactory(first_name="Dora", last_name="Dorn", birth_date=datetime.date(2001, 6, 2)),
-    ])
+    return _table(
+        open_round,
+        1,
+        [
+            PlayerFactory(first_name="Anna", last_name="Alt", birth_date=datetime.date(1950, 3, 1)),
+            PlayerFactory(first_name="Ben", last_name="Berg", birth_year=1970),
+            PlayerFactory(first_name="Cem", last_name="Cakir", birth_year=1980),
+            PlayerFactory(first_name="Dora", last_name="Dorn", birth_date=datetime.date(2001, 6, 2)),
+        ],
+    )
 
 
 @pytest.fixture

@@ -27,7 +27,10 @@ def test_page_shows_players_in_playing_order_with_dealer_and_starter(client, tab
     assert positions == sorted(positions)
     rows = response.context["rows"]
     assert [(r.player.first_name, r.deals, r.starts) for r in rows] == [
-        ("Anna", True, False), ("Ben", False, False), ("Cem", False, False), ("Dora", False, True),
+        ("Anna", True, False),
+        ("Ben", False, False),
+        ("Cem", False, False),
+        ("Dora", False, True),
     ]
     assert 'name="csrfmiddlewaretoken"' in html
     assert response["Referrer-Policy"] == "no-referrer"
@@ -48,7 +51,10 @@ def test_valid_report_is_stored_with_link_and_address(client, table):
     assert response["Location"] == url(table) + "?sent=1"
     submission = Submission.objects.get(table=table)
     assert (submission.version, submission.source, submission.token, submission.ip_address) == (
-        1, "captain", table.token, "10.0.0.7"
+        1,
+        "captain",
+        table.token,
+        "10.0.0.7",
     )
     points = {e.registration_id: e.hand_points for e in submission.entries.all()}
     ids = seat_ids(table)
@@ -86,17 +92,20 @@ def test_invalid_report_shows_error_next_to_player_and_keeps_everything(client, 
 def test_error_messages_follow_the_captains_language(client, table):
     data = report_data(table, hands=("", "R7", "", "Y0"))
     response = client.post(url(table), data, HTTP_ACCEPT_LANGUAGE="en")
-    assert response.context["rows"][2].errors == [
-        "Cem Cakir: enter the cards or the points left in hand."
-    ]
+    assert response.context["rows"][2].errors == ["Cem Cakir: enter the cards or the points left in hand."]
     assert response.context["LANGUAGE_CODE"] == "en"
 
 
 def test_points_only_report(client, table):
     ids = seat_ids(table)
-    data = {"idempotency_key": "p1", "outcome": str(ids[1]),
-            f"points-{ids[0]}": "30", f"count-{ids[0]}": "3",
-            f"points-{ids[2]}": "12", f"cards-{ids[3]}": "R5 G7"}
+    data = {
+        "idempotency_key": "p1",
+        "outcome": str(ids[1]),
+        f"points-{ids[0]}": "30",
+        f"count-{ids[0]}": "3",
+        f"points-{ids[2]}": "12",
+        f"cards-{ids[3]}": "R5 G7",
+    }
     assert client.post(url(table), data).status_code == 303
     entries = {e.registration_id: e for e in Submission.objects.get().entries.all()}
     assert (entries[ids[0]].hand_points, entries[ids[0]].card_count) == (30, 3)
@@ -142,7 +151,7 @@ def test_confirmed_result_is_read_only_for_the_captain(client, table, organizer)
     html = page.content.decode()
     assert page.context["read_only"] and page.context["confirmed"]
     assert "Confirmed result" in html or "Bestätigt" in html
-    assert "<form method=\"post\" action=\"/t/" not in html
+    assert '<form method="post" action="/t/' not in html
     refused = client.post(url(table), report_data(table, key="b", hands=("", "R1", "R2", "R3")))
     assert refused.status_code == 403
     assert Submission.objects.count() == 1
@@ -168,9 +177,13 @@ def test_captain_does_not_see_the_organizers_independent_entry(client, table, or
     from engine.validation import SeatReport
 
     services.result_submit(
-        table=table, source=Submission.Source.ORGANIZER, user=organizer,
-        seats=[SeatReport(ids[0], went_out=True), *(SeatReport(i, points="5", card_count="1")
-                                                   for i in ids[1:])],
+        table=table,
+        source=Submission.Source.ORGANIZER,
+        user=organizer,
+        seats=[
+            SeatReport(ids[0], went_out=True),
+            *(SeatReport(i, points="5", card_count="1") for i in ids[1:]),
+        ],
     )
     page = client.get(url(table))
     assert page.context["shown"] is None
@@ -182,9 +195,14 @@ def test_form_from_points_submission(table, organizer):
 
     ids = seat_ids(table)
     outcome = services.result_submit(
-        table=table, source=Submission.Source.CAPTAIN,
-        seats=[SeatReport(ids[0], went_out=True), SeatReport(ids[1], points="30", card_count="2"),
-               SeatReport(ids[2], cards="r7"), SeatReport(ids[3], points="4")],
+        table=table,
+        source=Submission.Source.CAPTAIN,
+        seats=[
+            SeatReport(ids[0], went_out=True),
+            SeatReport(ids[1], points="30", card_count="2"),
+            SeatReport(ids[2], cards="r7"),
+            SeatReport(ids[3], points="4"),
+        ],
     )
     form = form_from_submission(outcome.submission, ids)
     assert (form.values[ids[1]].points, form.values[ids[1]].count) == ("30", "2")
@@ -224,3 +242,25 @@ def test_table_of_two_with_same_birth_year_leaves_roles_open(client, open_round)
         SeatFactory(table=table2, round=open_round, registration=reg, position=position)
     rows = client.get(url(table2)).context["rows"]
     assert [(r.deals, r.starts) for r in rows] == [(False, False), (False, False)]
+
+
+def test_service_refuses_a_captain_report_after_confirmation(table, organizer):
+    from django.core.exceptions import ValidationError
+
+    from engine.validation import SeatReport
+
+    ids = seat_ids(table)
+    seats = [
+        SeatReport(ids[0], went_out=True),
+        *(SeatReport(i, cards=f"G{n}") for n, i in enumerate(ids[1:], start=1)),
+    ]
+    first = services.result_submit(table=table, seats=seats, source=Submission.Source.CAPTAIN)
+    services.result_confirm(submission=first.submission, user=organizer)
+    with pytest.raises(ValidationError):
+        services.result_submit(
+            table=table, seats=seats, source=Submission.Source.CAPTAIN, idempotency_key="n"
+        )
+    organizer_fix = services.result_submit(
+        table=table, seats=seats, source=Submission.Source.ORGANIZER, user=organizer
+    )
+    assert organizer_fix.submission.version == 2 and organizer_fix.submission.confirmed
