@@ -108,7 +108,7 @@
       total.className = "total unknown";
       total.textContent = texts.unknown || "?";
     }
-    summary.hidden = false;
+    summary.hidden = !input.value.trim();
   }
 
   function setCards(player, text) {
