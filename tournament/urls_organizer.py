@@ -1,8 +1,8 @@
-"""Organizer URLs."""
+"""Organizer URLs: login required, only the tournament's own organizers."""
 
 from django.urls import path
 
-from .views import clock
+from .views import captain_links, clock
 
 ROUND = "<int:tournament_pk>/rounds/<int:number>/"
 
@@ -11,4 +11,6 @@ urlpatterns = [
     path(ROUND + "clock/pause/", clock.ClockPauseView.as_view(), name="clock_pause"),
     path(ROUND + "clock/resume/", clock.ClockResumeView.as_view(), name="clock_resume"),
     path(ROUND + "clock/reset/", clock.ClockResetView.as_view(), name="clock_reset"),
+    path(ROUND + "links/", captain_links.RoundLinksView.as_view(), name="round_links"),
+    path(ROUND + "tables/<int:table_number>/", captain_links.TableDetailView.as_view(), name="table_detail"),
 ]
