@@ -85,3 +85,34 @@ class SeatFactory(factory.django.DjangoModelFactory):
     round = factory.SelfAttribute("table.round")
     registration = factory.SubFactory(RegistrationFactory, tournament=factory.SelfAttribute("..round.tournament"))
     position = factory.Sequence(lambda n: n + 1)
+
+
+def points_report(table, points, winner_position=1):
+    """SeatReports for a table: `points` per seat position (the winner's entry is ignored)."""
+    from engine.validation import SeatReport
+
+    seats = list(table.seats.order_by("position"))
+    return [
+        SeatReport(player_id=seat.registration_id, went_out=True) if seat.position == winner_position
+        else SeatReport(player_id=seat.registration_id, points=points[seat.position - 1])
+        for seat in seats
+    ]
+
+
+def play_round(tournament, user, *, seed=1, points=(0, 10, 20, 30, 40), close=True):
+    """Seat, publish, open, enter every table as the organizer (seat 1 goes out) and close a round."""
+    from tournament import services
+
+    round_ = services.round_seat(tournament=tournament, user=user, seed=seed)
+    services.round_publish(round_=round_, user=user)
+    services.round_open(round_=round_, user=user)
+    for table in round_.tables.all():
+        outcome = services.result_submit(
+            table=table, seats=points_report(table, points), source="organizer", user=user,
+            confirm_warnings=True,
+        )
+        assert outcome.stored, outcome.errors
+    if close:
+        services.round_close(round_=round_, user=user)
+    round_.refresh_from_db()
+    return round_
