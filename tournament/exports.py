@@ -15,9 +15,13 @@ from .tables import StandingsData, rank_label
 
 def standings_header(data: StandingsData) -> list[str]:
     return [
-        _("Place"), _("No."), _("Name"), _("Club"),
+        _("Place"),
+        _("No."),
+        _("Name"),
+        _("Club"),
         *(_("R%(n)s") % {"n": number} for number in data.rounds),
-        _("Total"), _("Rounds won"),
+        _("Total"),
+        _("Rounds won"),
         *(_(TIEBREAKS[key].label) for key in data.tiebreaks if key != "rounds_won"),
     ]
 
@@ -26,12 +30,18 @@ def standings_lines(data: StandingsData, rows: list[dict[str, Any]]) -> list[lis
     """Header plus one list per player; empty cells for rounds a player missed."""
     lines: list[list[Any]] = [standings_header(data)]
     for row in rows:
-        lines.append([
-            rank_label(row["rank"]), row["start_number"], row["name"], row["club"],
-            *(row[f"r{number}"] for number in data.rounds),
-            row["total"], row["rounds_won"],
-            *(row[f"tb_{key}"] for key in data.tiebreaks if key != "rounds_won"),
-        ])
+        lines.append(
+            [
+                rank_label(row["rank"]),
+                row["start_number"],
+                row["name"],
+                row["club"],
+                *(row[f"r{number}"] for number in data.rounds),
+                row["total"],
+                row["rounds_won"],
+                *(row[f"tb_{key}"] for key in data.tiebreaks if key != "rounds_won"),
+            ]
+        )
     return lines
 
 

@@ -24,21 +24,37 @@ def tiebreak_choices() -> list[tuple[str, str]]:
         for order in permutations(keys, length):
             label = _(", then ").join(str(_(TIEBREAKS[key].label)) for key in order)
             choices.append((",".join(order), label))
-    choices.append(("", _("none: equal totals share the place")))
     return choices
 
 
 class TournamentForm(forms.ModelForm):
     """Name, date and every format setting; the checks mirror the database constraints."""
 
-    tiebreak_order = forms.ChoiceField(label=_("Tie-break order"), required=False, choices=tiebreak_choices)
+    tiebreak_order = forms.ChoiceField(
+        label=_("Tie-break order"),
+        choices=tiebreak_choices,
+        help_text=_("Players still equal after these share the place."),
+    )
 
     class Meta:
         model = Tournament
         fields = [
-            "name", "date", "venue", "rounds_total", "table_size", "table_min", "table_max", "fill",
-            "scoring", "end_rule", "threshold", "missed_rounds", "time_limit_minutes",
-            "require_second_entry", "public", "separate_clubs",
+            "name",
+            "date",
+            "venue",
+            "rounds_total",
+            "table_size",
+            "table_min",
+            "table_max",
+            "fill",
+            "scoring",
+            "end_rule",
+            "threshold",
+            "missed_rounds",
+            "time_limit_minutes",
+            "require_second_entry",
+            "public",
+            "separate_clubs",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
@@ -46,18 +62,20 @@ class TournamentForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["date"].input_formats = DATE_INPUTS
         for name in ("rounds_total", "table_size", "table_min", "table_max"):
-            self.fields[name].widget.attrs.update(min=1 if name == "rounds_total" else 2, max=10 if
-                                                  name != "rounds_total" else 50)
+            self.fields[name].widget.attrs.update(
+                min=1 if name == "rounds_total" else 2, max=10 if name != "rounds_total" else 50
+            )
         instance = kwargs.get("instance")
-        order = instance.tiebreaks if instance is not None and instance.pk else list(DEFAULT_TIEBREAKS)
+        order = (instance.tiebreaks if instance is not None else None) or list(DEFAULT_TIEBREAKS)
         self.initial.setdefault("tiebreak_order", ",".join(order))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         size, low, high = data.get("table_size"), data.get("table_min"), data.get("table_max")
         if None not in (size, low, high) and not 2 <= low <= size <= high <= 10:
-            raise forms.ValidationError(
-                _("Table sizes must satisfy 2 ≤ smallest ≤ preferred ≤ largest ≤ 10.")
+            # A field error also keeps the model's check constraint from repeating the message.
+            self.add_error(
+                "table_min", _("Table sizes must satisfy 2 ≤ smallest ≤ preferred ≤ largest ≤ 10.")
             )
         if data.get("end_rule") == Tournament.EndRule.THRESHOLD and not data.get("threshold"):
             self.add_error("threshold", _("Set the total at which the tournament ends."))
@@ -77,7 +95,9 @@ class PlayerForm(forms.Form):
     last_name = forms.CharField(label=_("Last name"), max_length=80)
     club = forms.CharField(label=_("Club"), max_length=120, required=False)
     birth_date = forms.DateField(
-        label=_("Date of birth"), required=False, input_formats=DATE_INPUTS,
+        label=_("Date of birth"),
+        required=False,
+        input_formats=DATE_INPUTS,
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
     birth_year = forms.IntegerField(label=_("Year of birth"), required=False, min_value=1900, max_value=2100)
@@ -90,10 +110,16 @@ class PlayerForm(forms.Form):
 
     @classmethod
     def for_player(cls, player: Player, **kwargs: Any) -> PlayerForm:
-        return cls(initial={
-            "first_name": player.first_name, "last_name": player.last_name, "club": player.club_name,
-            "birth_date": player.birth_date, "birth_year": player.birth_year,
-        }, **kwargs)
+        return cls(
+            initial={
+                "first_name": player.first_name,
+                "last_name": player.last_name,
+                "club": player.club_name,
+                "birth_date": player.birth_date,
+                "birth_year": player.birth_year,
+            },
+            **kwargs,
+        )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -105,8 +131,11 @@ class PlayerForm(forms.Form):
     def player_fields(self) -> dict[str, Any]:
         data = self.cleaned_data
         return {
-            "first_name": data["first_name"], "last_name": data["last_name"], "club_name": data["club"],
-            "birth_date": data["birth_date"], "birth_year": data["birth_year"],
+            "first_name": data["first_name"],
+            "last_name": data["last_name"],
+            "club_name": data["club"],
+            "birth_date": data["birth_date"],
+            "birth_year": data["birth_year"],
         }
 
 
@@ -115,8 +144,10 @@ class ImportForm(forms.Form):
 
     file = forms.FileField(
         label=_("CSV or Excel file"),
-        help_text=_("Columns: Vorname/First name, Nachname/Last name, Verein/Club, Geburtsjahr/Year of birth "
-                    "or Geburtsdatum/Date of birth. Separated by ; or , in UTF-8 or Windows encoding."),
+        help_text=_(
+            "Columns: Vorname/First name, Nachname/Last name, Verein/Club, Geburtsjahr/Year of birth "
+            "or Geburtsdatum/Date of birth. Separated by ; or , in UTF-8 or Windows encoding."
+        ),
         widget=forms.ClearableFileInput(attrs={"accept": ".csv,.txt,.xlsx"}),
     )
 
@@ -171,16 +202,23 @@ class TableResultForm(forms.Form):
         for seat in seats:
             reg = seat.registration_id
             self.fields[f"cards_{reg}"] = forms.CharField(
-                required=False, max_length=400, label=_("Cards"),
-                widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false",
-                                              "placeholder": _("e.g. R7 Rev W")}),
+                required=False,
+                max_length=400,
+                label=_("Cards"),
+                widget=forms.TextInput(
+                    attrs={"autocomplete": "off", "spellcheck": "false", "placeholder": _("e.g. R7 Rev W")}
+                ),
             )
             self.fields[f"points_{reg}"] = forms.CharField(
-                required=False, max_length=12, label=_("Points"),
+                required=False,
+                max_length=12,
+                label=_("Points"),
                 widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off", "size": 5}),
             )
             self.fields[f"count_{reg}"] = forms.CharField(
-                required=False, max_length=6, label=_("Card count"),
+                required=False,
+                max_length=6,
+                label=_("Card count"),
                 widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off", "size": 3}),
             )
 

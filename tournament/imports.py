@@ -157,13 +157,20 @@ def rows_from_table(lines: list[tuple[int, list[Any]]]) -> ImportResult:
     result.columns = {name: _text(headers[index]) for name, index in columns.items()}
     missing = [name for name in REQUIRED if name not in columns]
     if missing:
-        result.errors.append(ImportProblem(header_line, _(
-            "The header must name the columns for first and last name (e.g. 'Vorname;Nachname;Verein' "
-            "or 'First name,Last name,Club'); found: %(headers)s."
-        ) % {"headers": ", ".join(_text(h) for h in headers if _text(h)) or "-"}))
+        result.errors.append(
+            ImportProblem(
+                header_line,
+                _(
+                    "The header must name the columns for first and last name "
+                    "(e.g. 'Vorname;Nachname;Verein' or 'First name,Last name,Club'); found: %(headers)s."
+                )
+                % {"headers": ", ".join(_text(h) for h in headers if _text(h)) or "-"},
+            )
+        )
         return result
     seen: dict[tuple[str, str, str], int] = {}
     for line, cells in lines[1:]:
+
         def cell(name: str, cells: list[Any] = cells) -> Any:
             index = columns.get(name)
             return cells[index] if index is not None and index < len(cells) else None
@@ -178,29 +185,45 @@ def rows_from_table(lines: list[tuple[int, list[Any]]]) -> ImportResult:
         try:
             row.birth_date = parse_birth_date(cell("birth_date"))
         except ValueError:
-            result.errors.append(ImportProblem(line, _(
-                "%(name)s: the date of birth '%(value)s' is not a date like 31.12.1970 or 1970-12-31."
-            ) % {"name": row.name, "value": _text(cell("birth_date"))}))
+            result.errors.append(
+                ImportProblem(
+                    line,
+                    _("%(name)s: the date of birth '%(value)s' is not a date like 31.12.1970 or 1970-12-31.")
+                    % {"name": row.name, "value": _text(cell("birth_date"))},
+                )
+            )
             continue
         try:
             row.birth_year = parse_birth_year(cell("birth_year"))
         except ValueError:
-            result.errors.append(ImportProblem(line, _(
-                "%(name)s: the year of birth '%(value)s' is not a year between 1900 and 2100."
-            ) % {"name": row.name, "value": _text(cell("birth_year"))}))
+            result.errors.append(
+                ImportProblem(
+                    line,
+                    _("%(name)s: the year of birth '%(value)s' is not a year between 1900 and 2100.")
+                    % {"name": row.name, "value": _text(cell("birth_year"))},
+                )
+            )
             continue
         if row.birth_date and not row.birth_year:
             row.birth_year = row.birth_date.year
         if row.birth_date and row.birth_year != row.birth_date.year:
-            result.errors.append(ImportProblem(line, _(
-                "%(name)s: the year of birth %(year)s does not match the date of birth."
-            ) % {"name": row.name, "year": row.birth_year}))
+            result.errors.append(
+                ImportProblem(
+                    line,
+                    _("%(name)s: the year of birth %(year)s does not match the date of birth.")
+                    % {"name": row.name, "year": row.birth_year},
+                )
+            )
             continue
         identity = (first.lower(), last.lower(), club.lower())
         if identity in seen:
-            result.errors.append(ImportProblem(line, _(
-                "%(name)s is listed twice (also on line %(other)s)."
-            ) % {"name": row.name, "other": seen[identity]}))
+            result.errors.append(
+                ImportProblem(
+                    line,
+                    _("%(name)s is listed twice (also on line %(other)s).")
+                    % {"name": row.name, "other": seen[identity]},
+                )
+            )
             continue
         seen[identity] = line
         result.rows.append(row)
@@ -220,8 +243,9 @@ def parse_csv(data: bytes) -> ImportResult:
         for cells in reader:
             lines.append((reader.line_num, cells))
     except csv.Error as exc:
-        return ImportResult(errors=[ImportProblem(reader.line_num, _("The file cannot be read: %(error)s")
-                                                 % {"error": exc})])
+        return ImportResult(
+            errors=[ImportProblem(reader.line_num, _("The file cannot be read: %(error)s") % {"error": exc})]
+        )
     return rows_from_table(lines)
 
 

@@ -86,16 +86,27 @@ class StandingsTable(tables.Table):
     def __init__(self, data: StandingsData, rows: list[dict[str, Any]], **kwargs: Any) -> None:
         number_cell = {"td": {"class": "num"}, "th": {"class": "num"}}
         extra = [
-            (f"r{number}", tables.Column(verbose_name=_("R%(n)s") % {"n": number}, default=MISSING,
-                                         attrs=number_cell))
+            (
+                f"r{number}",
+                tables.Column(verbose_name=_("R%(n)s") % {"n": number}, default=MISSING, attrs=number_cell),
+            )
             for number in data.rounds
         ]
-        extra.append(("total", tables.Column(verbose_name=_("Total"), attrs={
-            "td": {"class": "num total"}, "th": {"class": "num"}})))
+        extra.append(
+            (
+                "total",
+                tables.Column(
+                    verbose_name=_("Total"), attrs={"td": {"class": "num total"}, "th": {"class": "num"}}
+                ),
+            )
+        )
         extra.append(("rounds_won", tables.Column(verbose_name=_("Rounds won"), attrs=number_cell)))
         extra += [
-            (f"tb_{key}", tables.Column(verbose_name=_(TIEBREAKS[key].label), default=MISSING,
-                                        attrs=number_cell))
-            for key in data.tiebreaks if key != "rounds_won"
+            (
+                f"tb_{key}",
+                tables.Column(verbose_name=_(TIEBREAKS[key].label), default=MISSING, attrs=number_cell),
+            )
+            for key in data.tiebreaks
+            if key != "rounds_won"
         ]
         super().__init__(rows, extra_columns=extra, **kwargs)

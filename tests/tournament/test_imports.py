@@ -12,11 +12,14 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 
 def test_german_semicolon_cp1252_with_dates_and_years():
-    data = "Vorname;Nachname;Verein;Geburtsdatum\nJörg;Müller;Kartenclub Süd;31.12.1970\nAnna;Öz;;1985-02-03\n"
+    data = (
+        "Vorname;Nachname;Verein;Geburtsdatum\nJörg;Müller;Kartenclub Süd;31.12.1970\nAnna;Öz;;1985-02-03\n"
+    )
     result = parse_csv(data.encode("cp1252"))
     assert result.ok
     assert [(r.line, r.first_name, r.last_name, r.club) for r in result.rows] == [
-        (2, "Jörg", "Müller", "Kartenclub Süd"), (3, "Anna", "Öz", ""),
+        (2, "Jörg", "Müller", "Kartenclub Süd"),
+        (3, "Anna", "Öz", ""),
     ]
     assert result.rows[0].birth_date == date(1970, 12, 31)
     assert result.rows[0].birth_year == 1970
@@ -29,7 +32,11 @@ def test_english_comma_utf8_with_bom_and_year_column():
     assert result.ok
     row = result.rows[0]
     assert (row.first_name, row.last_name, row.club, row.birth_year, row.birth_date) == (
-        "Mary", "Smith", "UNO Club", 1966, None
+        "Mary",
+        "Smith",
+        "UNO Club",
+        1966,
+        None,
     )
     assert result.columns["first_name"] == "First name"
 
@@ -81,7 +88,8 @@ def test_xlsx_with_date_cells_and_numeric_years():
     workbook.save(buffer)
     result = parse_upload("liste.xlsx", buffer.getvalue())
     assert [(r.name, r.birth_date, r.birth_year) for r in result.rows] == [
-        ("Anna Huber", date(1961, 3, 14), 1961), ("Bernd Maier", None, 1957),
+        ("Anna Huber", date(1961, 3, 14), 1961),
+        ("Bernd Maier", None, 1957),
     ]
     assert [(e.line) for e in result.errors] == [4]
 

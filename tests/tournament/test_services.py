@@ -26,7 +26,9 @@ def test_tournament_create_adds_organizer_and_audit(organizer):
 
 
 def test_tournament_update_audits_only_changes(tournament, organizer):
-    services.tournament_update(tournament=tournament, user=organizer, changes={"rounds_total": 4, "venue": "x"})
+    services.tournament_update(
+        tournament=tournament, user=organizer, changes={"rounds_total": 4, "venue": "x"}
+    )
     entry = AuditEntry.objects.get(tournament=tournament, action="tournament_update")
     assert entry.after == {"rounds_total": 4, "venue": "x"}
     assert entry.before["rounds_total"] == 6
@@ -47,19 +49,23 @@ def test_tournament_delete_keeps_players(tournament, players, organizer):
 
 
 def test_player_register_numbers_and_reuses_player(tournament, organizer):
-    first = services.player_register(tournament=tournament, user=organizer, first_name=" Anna ",
-                                     last_name="Huber", club_name="UNO  Club")
-    second = services.player_register(tournament=tournament, user=organizer, first_name="Bernd",
-                                      last_name="Maier", check_in=True)
+    first = services.player_register(
+        tournament=tournament, user=organizer, first_name=" Anna ", last_name="Huber", club_name="UNO  Club"
+    )
+    second = services.player_register(
+        tournament=tournament, user=organizer, first_name="Bernd", last_name="Maier", check_in=True
+    )
     assert (first.start_number, second.start_number) == (1, 2)
     assert first.player.club.name == "UNO Club"
     assert second.status == Registration.Status.CHECKED_IN
     with pytest.raises(ValidationError):
-        services.player_register(tournament=tournament, user=organizer, first_name="anna",
-                                 last_name="huber", club_name="uno club")
+        services.player_register(
+            tournament=tournament, user=organizer, first_name="anna", last_name="huber", club_name="uno club"
+        )
     other = TournamentFactory(organizers=[organizer])
-    again = services.player_register(tournament=other, user=organizer, first_name="Anna", last_name="Huber",
-                                     club_name="UNO Club")
+    again = services.player_register(
+        tournament=other, user=organizer, first_name="Anna", last_name="Huber", club_name="UNO Club"
+    )
     assert again.player_id == first.player_id
 
 
@@ -109,8 +115,12 @@ def test_round_swap_only_in_draft(tournament, players, organizer):
 
 def test_organizer_result_is_confirmed_and_scored(open_round, organizer):
     table = open_round.tables.get(number=1)
-    outcome = services.result_submit(table=table, seats=points_report(table, [0, 5, 77, 12]),
-                                     source=Submission.Source.ORGANIZER, user=organizer)
+    outcome = services.result_submit(
+        table=table,
+        seats=points_report(table, [0, 5, 77, 12]),
+        source=Submission.Source.ORGANIZER,
+        user=organizer,
+    )
     assert outcome.stored and outcome.submission.confirmed
     table.refresh_from_db()
     assert table.status == Table.Status.CONFIRMED
@@ -132,19 +142,26 @@ def test_warnings_need_confirmation(open_round, organizer):
     seats = points_report(table, [0, 5, 300, 12])
     outcome = services.result_submit(table=table, seats=seats, source="organizer", user=organizer)
     assert outcome.needs_confirmation and not outcome.stored
-    outcome = services.result_submit(table=table, seats=seats, source="organizer", user=organizer,
-                                     confirm_warnings=True)
+    outcome = services.result_submit(
+        table=table, seats=seats, source="organizer", user=organizer, confirm_warnings=True
+    )
     assert outcome.stored and outcome.submission.warnings_confirmed
 
 
 def test_captain_report_then_organizer_confirms(open_round, organizer):
     table = open_round.tables.get(number=2)
-    outcome = services.result_submit(table=table, seats=points_report(table, [0, 1, 2, 3]),
-                                     source="captain", token=table.token, idempotency_key="k1")
+    outcome = services.result_submit(
+        table=table,
+        seats=points_report(table, [0, 1, 2, 3]),
+        source="captain",
+        token=table.token,
+        idempotency_key="k1",
+    )
     table.refresh_from_db()
     assert table.status == Table.Status.REPORTED and not outcome.submission.confirmed
-    repeat = services.result_submit(table=table, seats=points_report(table, [0, 1, 2, 3]),
-                                    source="captain", idempotency_key="k1")
+    repeat = services.result_submit(
+        table=table, seats=points_report(table, [0, 1, 2, 3]), source="captain", idempotency_key="k1"
+    )
     assert repeat.duplicate and repeat.submission.pk == outcome.submission.pk
     services.result_confirm(submission=outcome.submission, user=organizer)
     table.refresh_from_db()
@@ -153,10 +170,12 @@ def test_captain_report_then_organizer_confirms(open_round, organizer):
 
 def test_correction_moves_the_confirmation(open_round, organizer):
     table = open_round.tables.get(number=1)
-    first = services.result_submit(table=table, seats=points_report(table, [0, 1, 2, 3]),
-                                   source="organizer", user=organizer).submission
-    second = services.result_submit(table=table, seats=points_report(table, [0, 4, 5, 6]),
-                                    source="organizer", user=organizer).submission
+    first = services.result_submit(
+        table=table, seats=points_report(table, [0, 1, 2, 3]), source="organizer", user=organizer
+    ).submission
+    second = services.result_submit(
+        table=table, seats=points_report(table, [0, 4, 5, 6]), source="organizer", user=organizer
+    ).submission
     first.refresh_from_db()
     assert second.version == 2 and second.confirmed and not first.confirmed
 

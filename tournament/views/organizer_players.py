@@ -63,33 +63,40 @@ class PlayersView(OrganizerPage):
 
 
 class PlayerAddView(PlayersView):
-    """Add one typed player, one known player (`player`), or a whole known club (`club`)."""
+    """Add one typed player, one known player (`known_player`), or a whole known club (`known_club`)."""
 
     http_method_names = ["post"]
 
     def post(self, request, *args, **kwargs):
         tournament, user = self.tournament, request.user
         check_in = bool(request.POST.get("check_in"))
-        if "player" in request.POST or "club" in request.POST:
+        if "known_player" in request.POST or "known_club" in request.POST:
             known = {p.pk: p for p in selectors.known_players(tournament, user)}
-            if "player" in request.POST:
-                chosen = [known.get(int(pk)) for pk in request.POST.getlist("player") if pk.isdigit()]
+            if "known_player" in request.POST:
+                chosen = [known.get(int(pk)) for pk in request.POST.getlist("known_player") if pk.isdigit()]
             else:
-                club = request.POST["club"]
+                club = request.POST["known_club"]
                 chosen = [p for p in known.values() if p.club_name == club]
             added = 0
             for player in filter(None, chosen):
                 try:
                     services.player_register(
-                        tournament=tournament, user=user, first_name=player.first_name,
-                        last_name=player.last_name, club_name=player.club_name,
-                        birth_date=player.birth_date, birth_year=player.birth_year, check_in=check_in,
+                        tournament=tournament,
+                        user=user,
+                        first_name=player.first_name,
+                        last_name=player.last_name,
+                        club_name=player.club_name,
+                        birth_date=player.birth_date,
+                        birth_year=player.birth_year,
+                        check_in=check_in,
                     )
                     added += 1
                 except ValidationError as exc:
                     messages.error(request, error_text(exc))
-            messages.success(request, ngettext("%(count)s player added.", "%(count)s players added.", added)
-                             % {"count": added})
+            messages.success(
+                request,
+                ngettext("%(count)s player added.", "%(count)s players added.", added) % {"count": added},
+            )
             return self.section_response()
         form = PlayerForm(request.POST)
         if not form.is_valid():
@@ -101,8 +108,11 @@ class PlayerAddView(PlayersView):
         except ValidationError as exc:
             form.add_error(None, error_text(exc))
             return self.section_response(form)
-        messages.success(request, _("%(name)s has start number %(number)s.")
-                         % {"name": reg.player.name, "number": reg.start_number})
+        messages.success(
+            request,
+            _("%(name)s has start number %(number)s.")
+            % {"name": reg.player.name, "number": reg.start_number},
+        )
         return self.section_response()
 
 
@@ -113,9 +123,7 @@ class PlayerEditView(OrganizerFormPage):
 
     @cached_property
     def registration(self) -> Registration:
-        return get_object_or_404(
-            selectors.registrations(self.tournament), pk=self.kwargs["registration_pk"]
-        )
+        return get_object_or_404(selectors.registrations(self.tournament), pk=self.kwargs["registration_pk"])
 
     def get_form(self, form_class=None):
         registration = self.registration
@@ -152,7 +160,8 @@ class RegistrationAction(OrganizerAction):
 
     def post(self, request, *args, **kwargs):
         registration = get_object_or_404(
-            Registration.objects.select_related("player__club"), tournament=self.tournament,
+            Registration.objects.select_related("player__club"),
+            tournament=self.tournament,
             pk=kwargs["registration_pk"],
         )
         try:
@@ -169,15 +178,20 @@ class RegistrationAction(OrganizerAction):
 class PlayerWithdrawView(RegistrationAction):
     def change(self, registration):
         services.registration_withdraw(registration=registration, user=self.request.user)
-        messages.success(self.request, _("%(name)s withdrawn: kept in the standings, not seated again.")
-                         % {"name": registration.player.name})
+        messages.success(
+            self.request,
+            _("%(name)s withdrawn: kept in the standings, not seated again.")
+            % {"name": registration.player.name},
+        )
 
 
 class PlayerReadmitView(RegistrationAction):
     def change(self, registration):
         services.registration_readmit(registration=registration, user=self.request.user)
-        messages.success(self.request, _("%(name)s is back and will be seated in the next round.")
-                         % {"name": registration.player.name})
+        messages.success(
+            self.request,
+            _("%(name)s is back and will be seated in the next round.") % {"name": registration.player.name},
+        )
 
 
 class PlayersImportView(OrganizerPage):
@@ -206,13 +220,21 @@ class PlayersImportView(OrganizerPage):
             (p.first_name.casefold(), p.last_name.casefold(), p.club_name.casefold())
             for p in Player.objects.filter(registrations__tournament=self.tournament).select_related("club")
         }
-        new_rows = [r for r in result.rows
-                    if (r.first_name.casefold(), r.last_name.casefold(), r.club.casefold()) not in registered]
-        return self.render_to_response(self.get_context_data(
-            form=form, result=result, filename=upload.name, new_rows=new_rows,
-            already=len(result.rows) - len(new_rows),
-            signed_rows=signing.dumps([r.to_json() for r in new_rows], salt=IMPORT_SALT, compress=True),
-        ))
+        new_rows = [
+            r
+            for r in result.rows
+            if (r.first_name.casefold(), r.last_name.casefold(), r.club.casefold()) not in registered
+        ]
+        return self.render_to_response(
+            self.get_context_data(
+                form=form,
+                result=result,
+                filename=upload.name,
+                new_rows=new_rows,
+                already=len(result.rows) - len(new_rows),
+                signed_rows=signing.dumps([r.to_json() for r in new_rows], salt=IMPORT_SALT, compress=True),
+            )
+        )
 
     def import_rows(self, request):
         try:
@@ -224,16 +246,24 @@ class PlayersImportView(OrganizerPage):
         for row in rows:
             try:
                 services.player_register(
-                    tournament=self.tournament, user=request.user, first_name=row.first_name,
-                    last_name=row.last_name, club_name=row.club, birth_date=row.birth_date,
-                    birth_year=row.birth_year, check_in=check_in,
+                    tournament=self.tournament,
+                    user=request.user,
+                    first_name=row.first_name,
+                    last_name=row.last_name,
+                    club_name=row.club,
+                    birth_date=row.birth_date,
+                    birth_year=row.birth_year,
+                    check_in=check_in,
                 )
                 added += 1
             except ValidationError as exc:
-                messages.warning(request, _("Line %(line)s: %(error)s") % {"line": row.line,
-                                                                          "error": error_text(exc)})
-        messages.success(request, ngettext("%(count)s player imported.", "%(count)s players imported.", added)
-                         % {"count": added})
+                messages.warning(
+                    request, _("Line %(line)s: %(error)s") % {"line": row.line, "error": error_text(exc)}
+                )
+        messages.success(
+            request,
+            ngettext("%(count)s player imported.", "%(count)s players imported.", added) % {"count": added},
+        )
         return redirect("organizer:players", self.tournament.pk)
 
 
@@ -249,15 +279,19 @@ class CheckinView(OrganizerPage):
         if query.isdigit():
             return regs.filter(start_number=int(query))
         for word in query.split():
-            regs = regs.filter(Q(player__first_name__icontains=word) | Q(player__last_name__icontains=word)
-                               | Q(player__club__name__icontains=word))
+            regs = regs.filter(
+                Q(player__first_name__icontains=word)
+                | Q(player__last_name__icontains=word)
+                | Q(player__club__name__icontains=word)
+            )
         return regs
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         query = self.request.GET.get("q", "")
-        context.update(query=query, registrations=self.matching(query),
-                       counts=registration_counts(self.tournament))
+        context.update(
+            query=query, registrations=self.matching(query), counts=registration_counts(self.tournament)
+        )
         return context
 
     def get(self, request, *args, **kwargs):
@@ -271,7 +305,8 @@ class CheckinToggleView(CheckinView):
 
     def post(self, request, *args, **kwargs):
         registration = get_object_or_404(
-            Registration.objects.select_related("player__club"), tournament=self.tournament,
+            Registration.objects.select_related("player__club"),
+            tournament=self.tournament,
             pk=kwargs["registration_pk"],
         )
         checked_in = registration.status != Registration.Status.CHECKED_IN

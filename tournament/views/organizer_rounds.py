@@ -51,8 +51,12 @@ def table_views(round_: Round) -> list[TableView]:
     for table in selectors.round_tables(round_):
         submissions = list(table.submissions.all())  # newest first
         confirmed = next((s for s in submissions if s.confirmed), None)
-        view = TableView(table=table, seats=list(table.seats.all()),
-                         latest=submissions[0] if submissions else None, confirmed=confirmed)
+        view = TableView(
+            table=table,
+            seats=list(table.seats.all()),
+            latest=submissions[0] if submissions else None,
+            confirmed=confirmed,
+        )
         if view.shown is not None:
             view.entries = {e.registration_id: e for e in view.shown.entries.all()}
         views.append(view)
@@ -117,8 +121,11 @@ class RoundSeatView(OrganizerAction):
         except ValidationError as exc:
             self.fail(exc)
             return redirect("organizer:rounds", self.tournament.pk)
-        messages.success(request, _("Round %(n)s seated (seed %(seed)s). Check it, then publish.")
-                         % {"n": round_.number, "seed": round_.seed})
+        messages.success(
+            request,
+            _("Round %(n)s seated (seed %(seed)s). Check it, then publish.")
+            % {"n": round_.number, "seed": round_.seed},
+        )
         return redirect("organizer:round", self.tournament.pk, round_.number)
 
 
@@ -150,7 +157,10 @@ class RoundView(RoundMixin, OrganizerPage):
         for view in tables:
             counts[view.table.status] += 1
         context.update(
-            round=round_, tables=tables, counts=counts, table_total=len(tables),
+            round=round_,
+            tables=tables,
+            counts=counts,
+            table_total=len(tables),
             all_confirmed=bool(tables) and counts[Table.Status.CONFIRMED] == len(tables),
             live=round_.status in (Round.Status.PUBLISHED, Round.Status.OPEN),
             is_last=not self.tournament.rounds.filter(number__gt=round_.number).exists(),
@@ -161,8 +171,10 @@ class RoundView(RoundMixin, OrganizerPage):
         return context
 
     def swap_seats(self):
-        return Seat.objects.filter(round=self.round).select_related("registration__player", "table").order_by(
-            "registration__player__last_name", "registration__player__first_name"
+        return (
+            Seat.objects.filter(round=self.round)
+            .select_related("registration__player", "table")
+            .order_by("registration__player__last_name", "registration__player__first_name")
         )
 
     def get(self, request, *args, **kwargs):
@@ -179,15 +191,23 @@ class RoundSwapView(RoundView):
         if not form.is_valid():
             return self.render_to_response(self.get_context_data(swap_form=form))
         try:
-            services.round_swap(round_=self.round, user=request.user, first=form.cleaned_data["first"],
-                                second=form.cleaned_data["second"])
+            services.round_swap(
+                round_=self.round,
+                user=request.user,
+                first=form.cleaned_data["first"],
+                second=form.cleaned_data["second"],
+            )
         except ValidationError as exc:
             messages.error(request, error_text(exc))
         else:
-            messages.success(request, _("%(a)s and %(b)s swapped places.") % {
-                "a": form.cleaned_data["first"].registration.player.name,
-                "b": form.cleaned_data["second"].registration.player.name,
-            })
+            messages.success(
+                request,
+                _("%(a)s and %(b)s swapped places.")
+                % {
+                    "a": form.cleaned_data["first"].registration.player.name,
+                    "b": form.cleaned_data["second"].registration.player.name,
+                },
+            )
         return redirect(self.round_url())
 
 
@@ -236,7 +256,8 @@ class TableResultView(RoundMixin, OrganizerPage):
     @cached_property
     def table(self) -> Table:
         return get_object_or_404(
-            Table.objects.prefetch_related("submissions__entries"), round=self.round,
+            Table.objects.prefetch_related("submissions__entries"),
+            round=self.round,
             number=self.kwargs["table_number"],
         )
 
@@ -250,7 +271,8 @@ class TableResultView(RoundMixin, OrganizerPage):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         form = kwargs.get("form") or TableResultForm(
-            table=self.table, seats=self.seats(),
+            table=self.table,
+            seats=self.seats(),
             initial=TableResultForm.initial_from(self.shown_submission()),
         )
         outcome = kwargs.get("outcome")
@@ -267,7 +289,11 @@ class TableResultView(RoundMixin, OrganizerPage):
             if issue.player_id is None
         ]
         context.update(
-            round=self.round, table=self.table, form=form, rows=rows, general_issues=general,
+            round=self.round,
+            table=self.table,
+            form=form,
+            rows=rows,
+            general_issues=general,
             needs_confirmation=bool(outcome and outcome.needs_confirmation),
             has_errors=bool(validation and validation.errors),
             shown=self.shown_submission(),
@@ -284,8 +310,12 @@ class TableResultView(RoundMixin, OrganizerPage):
             return self.render_to_response(self.get_context_data(form=form, idempotency_key=key))
         try:
             outcome = services.result_submit(
-                table=self.table, seats=form.seat_reports(), source=Submission.Source.ORGANIZER,
-                user=request.user, ip_address=client_ip(request), idempotency_key=key,
+                table=self.table,
+                seats=form.seat_reports(),
+                source=Submission.Source.ORGANIZER,
+                user=request.user,
+                ip_address=client_ip(request),
+                idempotency_key=key,
                 stopped_by_time=form.cleaned_data["stopped_by_time"],
                 confirm_warnings=form.cleaned_data["confirm_warnings"],
             )
@@ -309,7 +339,8 @@ class SubmissionConfirmView(OrganizerAction):
     def post(self, request, *args, **kwargs):
         submission = get_object_or_404(
             Submission.objects.select_related("table__round"),
-            pk=kwargs["submission_pk"], table__round__tournament=self.tournament,
+            pk=kwargs["submission_pk"],
+            table__round__tournament=self.tournament,
         )
         round_ = submission.table.round
         try:
@@ -319,8 +350,9 @@ class SubmissionConfirmView(OrganizerAction):
         else:
             messages.success(request, _("Table %(n)s confirmed.") % {"n": submission.table.number})
         if request.htmx:
-            view = RoundView(request=request, args=(), kwargs={**kwargs, "number": round_.number},
-                             partial="status")
+            view = RoundView(
+                request=request, args=(), kwargs={**kwargs, "number": round_.number}, partial="status"
+            )
             view.tournament = self.tournament
             return view.render_partial("status")
         return redirect("organizer:round", self.tournament.pk, round_.number)

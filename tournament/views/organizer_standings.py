@@ -33,10 +33,14 @@ class StandingsView(StandingsMixin, OrganizerPage):
         data, club = self.data(), self.club()
         table = StandingsTable(data, data.filtered(club))
         RequestConfig(self.request, paginate=False).configure(table)
-        closed = list(self.tournament.rounds.filter(status="closed").order_by("number")
-                      .values_list("number", flat=True))
+        closed = list(
+            self.tournament.rounds.filter(status="closed").order_by("number").values_list("number", flat=True)
+        )
         context.update(
-            data=data, table=table, club=club, closed_rounds=closed,
+            data=data,
+            table=table,
+            club=club,
+            closed_rounds=closed,
             after=data.rounds[-1] if data.rounds else None,
         )
         return context

@@ -89,4 +89,3 @@ class TournamentDeleteView(OrganizerPage):
         services.tournament_delete(tournament=self.tournament, user=request.user)
         messages.success(request, _("The tournament “%(name)s” was deleted.") % {"name": name})
         return redirect(reverse("home"))
-

@@ -54,8 +54,12 @@ class Command(BaseCommand):
     help = "Load the demo tournament (23 players, 3 closed rounds, round 4 open with some tables reported)."
 
     def add_arguments(self, parser):
-        parser.add_argument("--owner", dest="owner", default=None,
-                            help="Username of the organizer (default: the first superuser).")
+        parser.add_argument(
+            "--owner",
+            dest="owner",
+            default=None,
+            help="Username of the organizer (default: the first superuser).",
+        )
 
     def handle(self, *args, owner: str | None = None, **options):
         user_model = get_user_model()
@@ -68,9 +72,11 @@ class Command(BaseCommand):
             if user is None:
                 raise CommandError("Create an organizer account first (manage.py createsuperuser).")
         tournament = self.build(user)
-        self.stdout.write(self.style.SUCCESS(
-            f"Demo tournament '{tournament.name}' loaded (organizer: {user.get_username()})."
-        ))
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Demo tournament '{tournament.name}' loaded (organizer: {user.get_username()})."
+            )
+        )
 
     @transaction.atomic
     def build(self, user) -> Tournament:
@@ -78,13 +84,23 @@ class Command(BaseCommand):
         if parsed.errors:
             raise CommandError("; ".join(f"line {e.line}: {e.message}" for e in parsed.errors))
         tournament = services.tournament_create(
-            user=user, name=DEMO_NAME, date=date.today(), venue="Pfarrsaal St. Leonhard",
-            rounds_total=6, public=True,
+            user=user,
+            name=DEMO_NAME,
+            date=date.today(),
+            venue="Pfarrsaal St. Leonhard",
+            rounds_total=6,
+            public=True,
         )
         for row in parsed.rows:
             services.player_register(
-                tournament=tournament, user=user, first_name=row.first_name, last_name=row.last_name,
-                club_name=row.club, birth_date=row.birth_date, birth_year=row.birth_year, check_in=True,
+                tournament=tournament,
+                user=user,
+                first_name=row.first_name,
+                last_name=row.last_name,
+                club_name=row.club,
+                birth_date=row.birth_date,
+                birth_year=row.birth_year,
+                check_in=True,
             )
         rng = random.Random(SEED)
         for number in range(1, CLOSED_ROUNDS + 2):
@@ -98,7 +114,10 @@ class Command(BaseCommand):
                 if playing and table.number % 2 == 0:
                     continue  # still playing
                 outcome = services.result_submit(
-                    table=table, seats=reports, user=None if playing else user, confirm_warnings=True,
+                    table=table,
+                    seats=reports,
+                    user=None if playing else user,
+                    confirm_warnings=True,
                     source=Submission.Source.CAPTAIN if playing else Submission.Source.ORGANIZER,
                     token=table.token if playing else "",
                 )
