@@ -37,7 +37,7 @@ def page(live_server, settings):
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         context = browser.new_context(locale="en-GB", viewport={"width": 1280, "height": 900})
         page = context.new_page()
-        page.set_default_timeout(15000)
+        page.set_default_timeout(30000)
         yield page
         browser.close()
 
@@ -67,9 +67,9 @@ def test_small_tournament_from_creation_to_standings(live_server, page):
     # Check everybody in, one tap each; the counter follows live.
     page.click("nav.subnav >> text=Check-in")
     buttons = page.locator(".checkin-button[aria-pressed=false]")
-    for _ in range(8):
+    for done in range(1, 9):
         buttons.first.click()
-        page.wait_for_timeout(50)
+        expect(page.locator(".checkin-button[aria-pressed=true]")).to_have_count(done)
     expect(page.locator("#checkin-counts .stat").first).to_contain_text("8")
     expect(page.locator(".checkin-button[aria-pressed=true]")).to_have_count(8)
 
