@@ -6,6 +6,7 @@ rows concerned are locked with `select_for_update` first.
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -37,6 +38,8 @@ from .models import (
     Table,
     Tournament,
 )
+
+logger = logging.getLogger(__name__)
 
 
 def audit(
@@ -591,3 +594,17 @@ def result_confirm(*, submission: Submission, user) -> Submission:
     table.status = Table.Status.CONFIRMED
     table.save(update_fields=["status"])
     return submission
+
+
+@transaction.atomic
+def tournament_delete(*, tournament: Tournament, user) -> None:
+    """Delete a tournament with its rounds, results and audit log; players and clubs stay for the next one.
+
+    The audit log goes with the tournament, so the deletion itself is written to the server log.
+    """
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    logger.info(
+        "tournament %s (%s) deleted by %s", tournament.pk, tournament.name,
+        user.get_username() if user is not None and user.is_authenticated else "-",
+    )
+    tournament.delete()

@@ -53,3 +53,15 @@ def report_data(table, *, winner=0, hands=("", "R7 Rev W", "7 7 +4", "Y0"), key=
         data[f"cards-{reg_id}"] = hand
     data.update(extra)
     return data
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """PBKDF2 costs about a second per test user; these tests need no strong hashes."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def english(settings):
+    """Assertions read the English source strings, whatever translations exist."""
+    settings.LANGUAGE_CODE = "en"
