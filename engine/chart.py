@@ -45,6 +45,8 @@ def nice_ticks(low: float, high: float, max_ticks: int = 6) -> list[float]:
     magnitude = 10 ** math.floor(math.log10(raw_step))
     step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw_step)
     first = math.floor(low / step) * step
+    if first > low:  # low / step can underflow to -0.0 for tiny negative values
+        first -= step
     ticks = []
     value = first
     while value < high + step * 0.001:

@@ -22,8 +22,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from .audit import audit
 from .models import Round
-from .services import audit
 
 MAX_CLOCK_MINUTES = 600
 

@@ -18,16 +18,17 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from engine import seating
 from engine.cards import get_deck
 from engine.notation import format_hand
 from engine.scoring import ScoringFormat, round_scores
-from engine.validation import ReportContext, SeatReport, TableReport, Validation, validate_table
+from engine.validation import Issue, ReportContext, SeatReport, TableReport, Validation, validate_table
 
-from . import selectors
+from . import clock, selectors
+from .audit import audit
 from .models import (
-    AuditEntry,
     Club,
     Player,
     Registration,
@@ -40,31 +41,6 @@ from .models import (
 )
 
 logger = logging.getLogger(__name__)
-
-
-def audit(
-    *,
-    tournament: Tournament,
-    action: str,
-    user=None,
-    actor: str = "",
-    round_: Round | None = None,
-    table: Table | None = None,
-    before: Any = None,
-    after: Any = None,
-) -> AuditEntry:
-    if not actor and user is not None and user.is_authenticated:
-        actor = user.get_username()
-    return AuditEntry.objects.create(
-        tournament=tournament,
-        round=round_,
-        table=table,
-        user=user if user is not None and user.is_authenticated else None,
-        actor=actor,
-        action=action,
-        before=before,
-        after=after,
-    )
 
 
 # --- Tournaments --------------------------------------------------------------------------------
@@ -515,6 +491,13 @@ def result_submit(
     validation = validate_table(
         TableReport(seated=seat_regs, seats=list(seats), stopped_by_time=stopped_by_time), context
     )
+    captain = source == Submission.Source.CAPTAIN
+    if stopped_by_time and captain and not clock.may_report_stopped_by_time(round_):
+        # The server decides, not the phone's clock: only a run-out round clock stops a round.
+        validation.errors.append(Issue(
+            code="clock_running", severity="error", params={}, player_id=None,
+            message=gettext_noop("The round clock has not run out: the round cannot be reported as stopped."),
+        ))
     if not validation.ok:
         return SubmitOutcome(validation=validation, errors=validation.errors)
     if validation.warnings and not confirm_warnings:

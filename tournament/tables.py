@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import django_tables2 as tables
@@ -25,6 +25,7 @@ class StandingsData:
     rows: list[dict[str, Any]]
     tiebreaks: list[str]
     clubs: list[str]
+    lines: list[selectors.StandingLine] = field(default_factory=list)
 
     def filtered(self, club: str) -> list[dict[str, Any]]:
         """Lines of one club, keeping their overall places."""
@@ -56,7 +57,7 @@ def standings_data(tournament: Tournament, *, after_round: int | None = None) ->
             data[f"tb_{key}"] = row.tiebreak_values.get(key)
         rows.append(data)
     clubs = sorted({row["club"] for row in rows if row["club"]}, key=str.casefold)
-    return StandingsData(rounds=rounds, rows=rows, tiebreaks=tiebreak_keys, clubs=clubs)
+    return StandingsData(rounds=rounds, rows=rows, tiebreaks=tiebreak_keys, clubs=clubs, lines=lines)
 
 
 def rank_label(rank: int) -> str:

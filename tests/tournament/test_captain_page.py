@@ -4,6 +4,7 @@ import datetime
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.factories import PlayerFactory, RegistrationFactory, SeatFactory, TableFactory
 from tests.tournament.conftest import report_data, seat_ids
@@ -214,8 +215,16 @@ def test_time_limit_option_only_where_the_tournament_uses_one(client, table):
     assert 'value="time"' not in client.get(url(table)).content.decode()
     table.round.tournament.time_limit_minutes = 30
     table.round.tournament.save()
-    assert 'value="time"' in client.get(url(table)).content.decode()
     data = report_data(table, hands=("R1", "R7 Rev W", "7 7 +4", "Y0"), outcome="time")
+    # While the round clock has not run out, the server refuses "stopped by the time limit".
+    assert 'value="time"' not in client.get(url(table)).content.decode()
+    refused = client.post(url(table), data)
+    assert refused.status_code == 200 and "round clock has not run out" in refused.content.decode()
+    assert not Submission.objects.exists()
+    table.round.clock_started_at = timezone.now() - datetime.timedelta(minutes=31)
+    table.round.clock_seconds = 30 * 60
+    table.round.save()
+    assert 'value="time"' in client.get(url(table)).content.decode()
     assert client.post(url(table), data).status_code == 303
     assert Submission.objects.get().stopped_by_time
 

@@ -21,7 +21,7 @@ from django.views.decorators.cache import never_cache
 
 from engine.cards import get_deck
 
-from .. import ratelimit, services
+from .. import clock, ratelimit, services
 from ..captain import (
     CONFIRM_FIELD,
     KEY_FIELD,
@@ -121,7 +121,7 @@ class CaptainTableView(View):
             "shown_entries": _entries_in_seat_order(shown, seats) if shown else [],
             "read_only": read_only,
             "accepts": round_.status == Round.Status.OPEN and not read_only,
-            "time_limit": bool(round_.tournament.time_limit_minutes),
+            "time_limit": clock.may_report_stopped_by_time(round_),
             "validation_shown": validation is not None,
             "needs_confirmation": bool(validation and validation.needs_confirmation),
             "message": message,

@@ -7,6 +7,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
 
+from ..charts import chart_for_standings
 from ..exports import standings_csv, standings_xlsx
 from ..tables import StandingsData, StandingsTable, standings_data
 from .organizer_base import OrganizerPage
@@ -42,6 +43,7 @@ class StandingsView(StandingsMixin, OrganizerPage):
             club=club,
             closed_rounds=closed,
             after=data.rounds[-1] if data.rounds else None,
+            chart_svg=chart_for_standings(data.rounds, data.lines),
         )
         return context
 
