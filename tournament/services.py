@@ -255,6 +255,70 @@ def _store_seating(round_: Round, tables: Sequence[Sequence[int]]) -> None:
         )
 
 
+def _plan_current(plan: dict, players: list[int], sizes: list[int], number: int) -> bool:
+    rounds = plan.get("rounds", {})
+    return plan.get("players") == players and plan.get("sizes") == sizes and str(number) in rounds
+
+
+def _plan_rounds(
+    tournament: Tournament, *, regs: list[Registration], sizes: list[int], number: int, seed: int, warm: bool
+) -> dict:
+    """Plan rounds `number`..last; warm: start from the stored plan (players withdrew or arrived)."""
+    old = tournament.seating_plan.get("rounds", {}) if warm else {}
+    previous = [old[str(n)] for n in range(number, tournament.rounds_total + 1) if str(n) in old]
+    rounds = seating.plan_schedule(
+        selectors.seating_players(regs), tournament.rounds_total, sizes, seed=seed,
+        history=selectors.seating_history(tournament, before_round=number),
+        previous_plan=previous or None, preferred=tournament.table_size,
+    )
+    return {
+        "players": sorted(reg.pk for reg in regs), "sizes": sizes, "seed": seed,
+        "rounds": {str(number + offset): tables for offset, tables in enumerate(rounds)},
+    }
+
+
+@transaction.atomic
+def seating_plan_create(*, tournament: Tournament, user, seed: int | None = None) -> dict:
+    """Plan every round not yet seated, so start cards can list each player's tables in advance."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    number = tournament.rounds.exclude(status=Round.Status.DRAFT).count() + 1
+    if number > tournament.rounds_total:
+        raise ValidationError(_("All rounds have been played."))
+    regs = selectors.active_registrations(tournament)
+    sizes = table_sizes(tournament, len(regs))
+    seed = seed if seed is not None else secrets.randbits(48)
+    tournament.seating_plan = _plan_rounds(
+        tournament, regs=regs, sizes=sizes, number=number, seed=seed, warm=bool(tournament.seating_plan)
+    )
+    tournament.save(update_fields=["seating_plan"])
+    audit(tournament=tournament, user=user, action="seating_plan", after=tournament.seating_plan)
+    return tournament.seating_plan
+
+
+def _next_tables(
+    tournament: Tournament, *, regs: list[Registration], number: int, seed: int, redraw: bool
+) -> list[list[int]]:
+    sizes = table_sizes(tournament, len(regs))
+    if tournament.plan_all_rounds:
+        plan = tournament.seating_plan
+        ids = sorted(reg.pk for reg in regs)
+        if redraw or not _plan_current(plan, ids, sizes, number):
+            # A redraw plans afresh; a changed field of players re-plans from the stored plan.
+            plan = _plan_rounds(tournament, regs=regs, sizes=sizes, number=number, seed=seed, warm=not redraw)
+            tournament.seating_plan = plan
+            tournament.save(update_fields=["seating_plan"])
+        return plan["rounds"][str(number)]
+    return seating.seat_round(
+        selectors.seating_players(regs),
+        selectors.seating_history(tournament, before_round=number),
+        sizes,
+        seed=seed,
+        separate_clubs=tournament.separate_clubs if number == 1 else False,
+        preferred=tournament.table_size,
+        n_rounds=tournament.rounds_total,
+    )
+
+
 @transaction.atomic
 def round_seat(*, tournament: Tournament, user, seed: int | None = None) -> Round:
     """Seat the next round (or re-seat the drafted one) with the engine, from a recorded seed."""
@@ -268,15 +332,8 @@ def round_seat(*, tournament: Tournament, user, seed: int | None = None) -> Roun
         round_ = None
     number = round_.number if round_ else (tournament.rounds.count() + 1)
     regs = selectors.active_registrations(tournament)
-    sizes = table_sizes(tournament, len(regs))
     seed = seed if seed is not None else secrets.randbits(48)
-    tables = seating.seat_round(
-        selectors.seating_players(regs),
-        selectors.seating_history(tournament, before_round=number),
-        sizes,
-        seed=seed,
-        separate_clubs=tournament.separate_clubs if number == 1 else False,
-    )
+    tables = _next_tables(tournament, regs=regs, number=number, seed=seed, redraw=round_ is not None)
     before = round_snapshot(round_) if round_ else None
     if round_ is None:
         round_ = Round.objects.create(tournament=tournament, number=number, seed=seed)
