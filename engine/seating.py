@@ -770,19 +770,19 @@ def _order_seats(ctx: _Context, rnd: list[list[int]], rng: random.Random) -> lis
 def _design_candidates(n: int, sizes: Sequence[int]):
     """Shipped designs whose point set fits n players with these table sizes (exactly or minus one)."""
     srt = sorted(sizes, reverse=True)
-    for name, rounds in DESIGNS:
+    for name, rounds, prefixes_ok in DESIGNS:
         npts = sum(len(t) for t in rounds[0])
         k = len(rounds[0][0])
         if any(len(t) != k for rnd in rounds for t in rnd):
             continue
         if npts == n and srt == [k] * (npts // k):
-            yield name, rounds, False
+            yield name, rounds, prefixes_ok
         elif (
             npts == n + 1
             and srt == [k] * (npts // k - 1) + [k - 1]
             and _perfect_prefix(rounds) == len(rounds)
         ):
-            yield name, rounds, True
+            yield name, rounds, True  # only perfect designs, whose prefixes are perfect too
 
 
 def _perfect_prefix(rounds) -> int:
@@ -877,9 +877,9 @@ def _design_rounds(
     if not history:
         return None
     h = len(history)
-    for _name, design, _phantom in _design_candidates(ctx.n, ctx.sizes):
+    for _name, design, prefixes_ok in _design_candidates(ctx.n, ctx.sizes):
         usable = len(design)
-        if exact_total is not None and exact_total < len(design):
+        if exact_total is not None and exact_total < len(design) and not prefixes_ok:
             usable = _perfect_prefix(design)
         if usable <= h:
             continue
