@@ -74,11 +74,14 @@ _THIRD = 100
 _CLUB = 3  # a same-club pair in a club-separated round; cheaper than any repeat
 _STICK = 1  # re-planning: bonus for a pair of the previous plan still at one table
 
+_MOVE_COST = 25  # a move (with its bookkeeping) costs about as much time as this many evaluations
 _MAX_TABLES = 40  # tables looked at per move in big rounds
 
 # Search budgets, in move evaluations (deterministic, independent of machine speed).
-_PLAN_BUDGET = 400_000
+_PLAN_BUDGET = 900_000  # split over the starts
 _ROUND_BUDGET = 120_000
+_GREEDY_BUDGET = 20_000  # per round of the starting solution of a plan
+_STARTS = 3  # independent starts of a plan when the first does not reach the lower bound
 
 
 def _pair_cost(m: int) -> int:
@@ -253,6 +256,14 @@ class _Context:
                 for seat, p in enumerate(table):
                     if seat < width:
                         self.pos[p][seat] += 1
+
+    def clone(self) -> _Context:
+        other = object.__new__(_Context)
+        other.__dict__.update(self.__dict__)
+        other.M = [list(row) for row in self.M]
+        other.odd = list(self.odd)
+        other.played = list(self.played)
+        return other
 
     def to_idx(self, rnd: Round) -> list[list[int]]:
         return [[self.index[p] for p in table if p in self.index] for table in rnd]
@@ -570,7 +581,7 @@ class _Search:
     def snapshot(self) -> list[list[list[int]]]:
         return [[list(t) for t in rnd] for rnd in self.rounds]
 
-    def run(self, budget: int, target: int = 0, sample: int = 8, patience: int | None = None) -> None:
+    def run(self, budget: int, target: int = 0, sample: int = 8, patience: int | None = None) -> int:
         """Search until no conflict is left, the cost is ``target`` or ``budget`` evaluations are used."""
         rng = self.rng
         n = self.n
@@ -578,7 +589,7 @@ class _Search:
         best_cost = cost
         best = self.snapshot()
         if not self.conf_items or cost <= target:
-            return
+            return cost
         tabu = [[0] * n for _ in self.rounds]
         it = 0
         evals = 0
@@ -660,6 +671,7 @@ class _Search:
                 continue
             r, a, b = cands[rng.randrange(len(cands))] if len(cands) > 1 else cands[0]
             self.swap(r, a, b)
+            evals += _MOVE_COST
             cost += best_d
             tenure = base_tenure + rng.randrange(base_tenure + 1)
             tabu[r][a] = it + tenure
@@ -688,6 +700,7 @@ class _Search:
                     self.swap(r, a, b)
                 last_improvement = it
         self._restore(best)
+        return best_cost
 
     def _restore(self, rounds: list[list[list[int]]]) -> None:
         ctx = self.ctx
@@ -770,19 +783,19 @@ def _order_seats(ctx: _Context, rnd: list[list[int]], rng: random.Random) -> lis
 def _design_candidates(n: int, sizes: Sequence[int]):
     """Shipped designs whose point set fits n players with these table sizes (exactly or minus one)."""
     srt = sorted(sizes, reverse=True)
-    for name, rounds in DESIGNS:
+    for name, rounds, prefixes_ok in DESIGNS:
         npts = sum(len(t) for t in rounds[0])
         k = len(rounds[0][0])
         if any(len(t) != k for rnd in rounds for t in rnd):
             continue
         if npts == n and srt == [k] * (npts // k):
-            yield name, rounds, False
+            yield name, rounds, prefixes_ok
         elif (
             npts == n + 1
             and srt == [k] * (npts // k - 1) + [k - 1]
             and _perfect_prefix(rounds) == len(rounds)
         ):
-            yield name, rounds, True
+            yield name, rounds, True  # only perfect designs, whose prefixes are perfect too
 
 
 def _perfect_prefix(rounds) -> int:
@@ -877,9 +890,9 @@ def _design_rounds(
     if not history:
         return None
     h = len(history)
-    for _name, design, _phantom in _design_candidates(ctx.n, ctx.sizes):
+    for _name, design, prefixes_ok in _design_candidates(ctx.n, ctx.sizes):
         usable = len(design)
-        if exact_total is not None and exact_total < len(design):
+        if exact_total is not None and exact_total < len(design) and not prefixes_ok:
             usable = _perfect_prefix(design)
         if usable <= h:
             continue
@@ -989,21 +1002,32 @@ def plan_schedule(
         for rnd in cont or []:
             ctx.add_round(rnd)
             fixed.append(rnd)
-        free = []
+        club_rounds = [club_first and not fixed and i == 0 for i in range(m - len(fixed))]
+        target = _cost_bound(ctx.n, ctx.sizes, n_rounds) if h == 0 and not fixed else 0
         levels0 = ctx.levels()
-        for _ in range(m - len(fixed)):
-            rnd = _random_round(ctx.sizes, ctx.special_sizes, ctx.roles(rng), rng)
-            ctx.add_round(rnd)
-            free.append(rnd)
-        club_rounds = [club_first and not fixed and i == 0 for i in range(len(free))]
-    if free:
+        base = ctx.clone()
+        best_cost = None
+        free = []
+        for _ in range(_STARTS):
+            # start from a round-by-round seating; the whole-schedule search then improves it.  Tight
+            # instances (where the target is not reached) get a few independent starts.
+            work = base.clone()
+            rounds = []
+            for i in range(m - len(fixed)):
+                rnd = _seat_one(work, rng, club_rounds[i], _GREEDY_BUDGET)
+                _count_odd(work, rnd)
+                rounds.append(rnd)
+            if not rounds:
+                break
+            search = _Search(work, rounds, levels0, club_rounds, rng)
+            cost = search.run(_PLAN_BUDGET // _STARTS, target)
+            if best_cost is None or cost < best_cost:
+                best_cost, free = cost, search.rounds
+            if cost <= target or not search.conf_items:
+                break
+    if previous_plan is not None:
         search = _Search(ctx, free, levels0, club_rounds, rng, anchors)
-        target = 0
-        if anchors is not None:
-            target = -(10**18)  # only stop when no conflict is left
-        elif h == 0 and not fixed:
-            target = _cost_bound(ctx.n, ctx.sizes, n_rounds)
-        search.run(_PLAN_BUDGET, target)
+        search.run(_PLAN_BUDGET, -(10**18))  # only stop when no conflict is left
         free = search.rounds
     out = []
     for rnd in [*fixed, *free]:
