@@ -190,9 +190,8 @@ class _Checker:
         self.seats: dict[int, SeatReport] = {}
         self.went_out: set[int] = set()
 
-    def name(self, player_id: int | None) -> str:
-        if player_id is None:
-            return ""
+    def name(self, player_id: int) -> str:
+        """Display name for messages; unnamed players show as #id."""
         return str(self.ctx.player_names.get(player_id) or f"#{player_id}")
 
     def add(self, code: str, severity: str, player_id: int | None = None, **params: Any) -> None:
