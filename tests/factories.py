@@ -5,7 +5,7 @@ import datetime
 import factory
 from django.contrib.auth import get_user_model
 
-from tournament.models import Club, Player, Registration, Round, Seat, Table, Tournament
+from tournament.models import Club, Player, Registration, Round, Seat, Submission, Table, Tournament
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -87,3 +87,35 @@ class SeatFactory(factory.django.DjangoModelFactory):
         RegistrationFactory, tournament=factory.SelfAttribute("..round.tournament")
     )
     position = factory.Sequence(lambda n: n + 1)
+
+
+def report_points(table: Table, *, round_number: int = 1) -> list:
+    """A valid points-only report for a seated table: the first seat went out, the others keep points."""
+    from engine.validation import SeatReport
+
+    reg_ids = list(table.seats.order_by("position").values_list("registration_id", flat=True))
+    winner = reg_ids[(table.number + round_number) % len(reg_ids)]
+    return [
+        SeatReport(reg_id, points=0, went_out=True) if reg_id == winner
+        else SeatReport(reg_id, points=str(3 + (reg_id * 7 + round_number * 11) % 60))
+        for reg_id in reg_ids
+    ]
+
+
+def play_round(tournament: Tournament, user, *, close: bool = True, seed: int = 1) -> Round:
+    """Seat, publish and open the next round through the services, enter every table, optionally close."""
+    from tournament import services
+
+    round_ = services.round_seat(tournament=tournament, user=user, seed=seed)
+    services.round_publish(round_=round_, user=user)
+    services.round_open(round_=round_, user=user)
+    for table in round_.tables.order_by("number"):
+        outcome = services.result_submit(
+            table=table, seats=report_points(table, round_number=round_.number),
+            source=Submission.Source.ORGANIZER, user=user, confirm_warnings=True,
+        )
+        assert outcome.stored, outcome.errors
+    if close:
+        services.round_close(round_=round_, user=user)
+    round_.refresh_from_db()
+    return round_

@@ -24,7 +24,7 @@ from engine.notation import format_hand
 from engine.scoring import ScoringFormat, round_scores
 from engine.validation import ReportContext, SeatReport, TableReport, Validation, validate_table
 
-from . import selectors
+from . import backup, selectors
 from .models import (
     AuditEntry,
     Club,
@@ -198,7 +198,9 @@ def registration_update(
 def _registration_set_status(
     registration: Registration, *, user, status: str, action: str, withdrawn_after: int | None = None
 ) -> Registration:
-    reg = Registration.objects.select_for_update().select_related("player__club").get(pk=registration.pk)
+    reg = (
+        Registration.objects.select_for_update(of=("self",)).select_related("player__club").get(pk=registration.pk)
+    )
     before = registration_snapshot(reg)
     reg.status, reg.withdrawn_after_round = status, withdrawn_after
     reg.save(update_fields=["status", "withdrawn_after_round"])
@@ -380,10 +382,17 @@ def round_close(*, round_: Round, user) -> Round:
             _("Tables still without a confirmed result: %(tables)s.")
             % {"tables": ", ".join(map(str, pending))}
         )
-    return _round_set_status(
+    round_ = _round_set_status(
         round_, user=user, allowed_from=[Round.Status.PUBLISHED, Round.Status.OPEN],
         status=Round.Status.CLOSED, action="round_close",
     )
+    # A backup of the whole tournament after every round, once the close is committed; a failing disk
+    # is logged but never undoes the close (robust=True).
+    def write_backup() -> None:
+        backup.backup_after_round_close(round_)
+
+    transaction.on_commit(write_backup, robust=True)
+    return round_
 
 
 @transaction.atomic
