@@ -18,7 +18,35 @@ def _affine_plane_4() -> list[list[list[int]]]:
     return rounds
 
 
+def _transversal_5() -> list[list[list[int]]]:
+    """20 points (x, level) over Z_5 x 4 levels; table j of round i = {(l*j + j + i, l)} for l = 0..3.
+
+    Every table takes one point per level and the differences between levels run through Z_5, so the
+    5 rounds never repeat a pair (a resolvable transversal design TD(4,5)).  After them each player
+    has not met the 4 others of his level; a 6th round (found by the search) repeats 6 pairs.
+    """
+    return [[[lv * 5 + ((lv + 1) * j + i) % 5 for lv in range(4)] for j in range(5)] for i in range(5)]
+
+
+def _cyclic_24() -> list[list[list[int]]]:
+    """24 players, 7 rounds of 6 tables of 4, no pair twice (social golfer 6-4-7).
+
+    Points (x, level) = level * 7 + x over Z_7 x 3 levels, plus 21, 22, 23 fixed; round i is the base
+    round shifted by i in x.  The base round was found by a small backtracking search over difference
+    conditions (each mixed difference between two levels and each pure difference +-d within a level is
+    used at most once, and every fixed point's table takes one point of each level), then verified.
+    """
+    base = [[0, 21, 12, 15], [1, 19, 23, 8], [2, 18, 22, 10], [3, 6, 9, 5], [4, 14, 17, 16], [7, 20, 13, 11]]
+
+    def shift(p: int, i: int) -> int:
+        return p if p >= 21 else (p // 7) * 7 + (p % 7 + i) % 7
+
+    return [[[shift(p, i) for p in table] for table in base] for i in range(7)]
+
+
 # (name, rounds).  Earlier entries are preferred.
 DESIGNS: list[tuple[str, list[list[list[int]]]]] = [
     ("AG(2,4) 16 players, 5 rounds", _affine_plane_4()),
+    ("TD(4,5) 20 players, 5 rounds", _transversal_5()),
+    ("social golfer 6-4-7, 24 players, 7 rounds", _cyclic_24()),
 ]

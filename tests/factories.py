@@ -102,14 +102,16 @@ def report_points(table: Table, *, round_number: int = 1) -> list:
     ]
 
 
-def play_round(tournament: Tournament, user, *, close: bool = True, seed: int = 1) -> Round:
-    """Seat, publish and open the next round through the services, enter every table, optionally close."""
+def play_round(
+    tournament: Tournament, user, *, close: bool = True, seed: int = 1, skip_tables: frozenset = frozenset()
+) -> Round:
+    """Seat, publish and open the next round through the services, enter the tables, optionally close."""
     from tournament import services
 
     round_ = services.round_seat(tournament=tournament, user=user, seed=seed)
     services.round_publish(round_=round_, user=user)
     services.round_open(round_=round_, user=user)
-    for table in round_.tables.order_by("number"):
+    for table in round_.tables.exclude(number__in=skip_tables).order_by("number"):
         outcome = services.result_submit(
             table=table, seats=report_points(table, round_number=round_.number),
             source=Submission.Source.ORGANIZER, user=user, confirm_warnings=True,
@@ -118,4 +120,14 @@ def play_round(tournament: Tournament, user, *, close: bool = True, seed: int = 
     if close:
         services.round_close(round_=round_, user=user)
     round_.refresh_from_db()
+    return round_
+
+
+def seated_round(tournament, registrations, *, number=1, table_size=4, status=Round.Status.PUBLISHED):
+    """A round with its seating stored directly (no seating engine): tables of `table_size` in order."""
+    round_ = RoundFactory(tournament=tournament, number=number, status=status)
+    for index in range(0, len(registrations), table_size):
+        table = TableFactory(round=round_, number=index // table_size + 1)
+        for position, reg in enumerate(registrations[index:index + table_size], start=1):
+            SeatFactory(table=table, round=round_, registration=reg, position=position)
     return round_

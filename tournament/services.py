@@ -503,6 +503,9 @@ def result_submit(
     }
     if round_.status not in open_statuses:
         raise ValidationError(_("This round does not accept results."))
+    if source == Submission.Source.CAPTAIN and table.status == Table.Status.CONFIRMED:
+        # Checked under the table lock: a captain's late report never races past a confirmation.
+        raise ValidationError(_("This result has been confirmed; only the organizer can correct it now."))
     seat_regs = list(table.seats.order_by("position").values_list("registration_id", flat=True))
     names = {
         reg.pk: reg.player.name
