@@ -125,22 +125,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# One process in the hall: an in-memory cache needs no set-up. It holds the wrong-captain-link counts
-# (tournament/ratelimit.py); with several gunicorn workers each counts on its own, which only
-# multiplies the limit by the number of workers.
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "uno"}}
 CAPTAIN_WRONG_TOKENS_ALLOWED = int(os.environ.get("CAPTAIN_WRONG_TOKENS_ALLOWED", "20"))
 CAPTAIN_WRONG_TOKEN_WINDOW = int(os.environ.get("CAPTAIN_WRONG_TOKEN_WINDOW", "600"))
-# Only behind a reverse proxy of our own, which appends the client's address to X-Forwarded-For.
-TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR")
+# Only behind a reverse proxy of our own, which appends the client's address to X-Forwarded-For
+# (on by default with HTTPS, the proxy set-up of docs/deploy.md).
+TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", HTTPS)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
 
-# Shared by all gunicorn workers (a per-process cache would let each worker count login failures
-# separately): a file cache needs no extra service.
+# Counts of failed logins and wrong captain links (tournament/ratelimit.py), shared by all gunicorn
+# workers (a per-process cache would let each worker count on its own): a file cache needs no service.
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",

@@ -77,7 +77,7 @@ def test_limit_is_configurable(client, user, settings):
 
 
 def test_behind_the_https_proxy_the_forwarded_address_counts(client, user, settings):
-    settings.HTTPS = True
+    settings.TRUST_X_FORWARDED_FOR = True
     for _ in range(settings.LOGIN_FAILURE_LIMIT):
         attempt(client, "x", ip="127.0.0.1", HTTP_X_FORWARDED_FOR="1.2.3.4", secure=True)
     blocked = attempt(client, "orga", PASSWORD, ip="127.0.0.1", HTTP_X_FORWARDED_FOR="1.2.3.4", secure=True)

@@ -10,22 +10,12 @@ from django.core.cache import cache
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
-LOOPBACK = {"127.0.0.1", "::1"}
-
-
-def client_address(request: HttpRequest) -> str:
-    """The client's address; behind the HTTPS proxy on this machine, the one the proxy saw."""
-    remote = request.META.get("REMOTE_ADDR", "")
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-    if settings.HTTPS and remote in LOOPBACK and forwarded:
-        # The proxy appends the address it saw: the last entry is the only one not set by the client.
-        return forwarded.split(",")[-1].strip()[:64]
-    return remote
+from .. import ratelimit
 
 
 def _keys(request: HttpRequest) -> list[str]:
     username = request.POST.get("username", "").strip().lower()
-    keys = [f"login-fail:ip:{client_address(request)}"]
+    keys = [f"login-fail:ip:{ratelimit.client_ip(request)}"]
     if username:
         keys.append("login-fail:user:" + hashlib.sha256(username.encode()).hexdigest())
     return keys
