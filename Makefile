@@ -47,3 +47,4 @@ lint: $(VENV)/.installed-test
 bench: $(VENV)/.installed-test
 	$(PY) bench/seating.py
 	$(PY) bench/pdf.py
+	$(PY) bench/load.py

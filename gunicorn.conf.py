@@ -23,7 +23,7 @@ keepalive = 5
 # Recycle workers now and then so a slow leak (e.g. in PDF rendering) never builds up over an evening.
 max_requests = 2000
 max_requests_jitter = 200
-accesslog = os.environ.get("GUNICORN_ACCESSLOG", "-")
+accesslog = os.environ.get("GUNICORN_ACCESSLOG", "-") or None  # empty: no access log
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOGLEVEL", "info")
 # The reverse proxy on the same machine is trusted to set X-Forwarded-* headers.

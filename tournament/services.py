@@ -376,6 +376,8 @@ def round_open(*, round_: Round, user) -> Round:
 
 @transaction.atomic
 def round_close(*, round_: Round, user) -> Round:
+    # Wait for results being stored right now; results sent after this see the closed round.
+    list(Table.objects.select_for_update().filter(round_id=round_.pk).values_list("pk", flat=True))
     pending = round_.tables.exclude(status=Table.Status.CONFIRMED).values_list("number", flat=True)
     if pending:
         raise ValidationError(
@@ -418,7 +420,7 @@ def table_regenerate_token(*, table: Table, user) -> Table:
     """A new link for a table; the old one stops working at once."""
     from .models import new_table_token
 
-    table = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
+    table = Table.objects.select_for_update(of=("self",)).select_related("round__tournament").get(pk=table.pk)
     table.token = new_table_token()
     table.save(update_fields=["token"])
     audit(tournament=table.round.tournament, user=user, round_=table.round, table=table, action="token_new")
@@ -492,7 +494,11 @@ def result_submit(
     A repeated POST with the same idempotency key returns the version stored the first time.
     An organizer's entry is confirmed at once unless the tournament requires a second entry.
     """
-    table = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
+    # Only this table's row is locked: fifty captains at once must not queue on the round's and the
+    # tournament's rows (PostgreSQL locks every joined row otherwise). The round's status is read
+    # again after the lock, so a round closed meanwhile is seen (round_close locks the tables first).
+    table = Table.objects.select_for_update(of=("self",)).select_related("round__tournament").get(pk=table.pk)
+    table.round.status = Round.objects.values_list("status", flat=True).get(pk=table.round_id)
     round_, tournament = table.round, table.round.tournament
     if idempotency_key:
         earlier = table.submissions.filter(idempotency_key=idempotency_key).first()
