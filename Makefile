@@ -1,12 +1,13 @@
 # Two commands do all the set-up on a fresh Debian 12 machine:
 #   make run    set up, migrate, load the demo on an empty database, serve on port 8000
+#   make serve  the same set-up, then serve with gunicorn (the hall laptop; docs/deploy.md)
 #   make test   set up (with the test tools and the system packages the tests need), run every test
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: run test lint bench clean-venv
+.PHONY: run serve test lint bench clean-venv
 
 $(VENV)/.installed-run: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -27,6 +28,13 @@ run: $(VENV)/.installed-run
 	$(PY) manage.py collectstatic --no-input -v 0
 	$(PY) manage.py runserver 0.0.0.0:$(PORT)
 
+serve: $(VENV)/.installed-run
+	$(PY) manage.py compilemessages --ignore=.venv -v 0
+	$(PY) manage.py migrate --no-input -v 0
+	$(PY) manage.py setup_hall --port $(PORT)
+	$(PY) manage.py collectstatic --no-input -v 0
+	PORT=$(PORT) $(VENV)/bin/gunicorn -c gunicorn.conf.py
+
 test: $(VENV)/.installed-test
 	bash scripts/system-packages.sh
 	$(PY) manage.py compilemessages --ignore=.venv -v 0
@@ -39,3 +47,4 @@ lint: $(VENV)/.installed-test
 bench: $(VENV)/.installed-test
 	$(PY) bench/seating.py
 	$(PY) bench/pdf.py
+	$(PY) bench/load.py

@@ -5,7 +5,7 @@ import datetime
 import factory
 from django.contrib.auth import get_user_model
 
-from tournament.models import Club, Player, Registration, Round, Seat, Table, Tournament
+from tournament.models import Club, Player, Registration, Round, Seat, Submission, Table, Tournament
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -89,6 +89,45 @@ class SeatFactory(factory.django.DjangoModelFactory):
     position = factory.Sequence(lambda n: n + 1)
 
 
+def report_points(table: Table, *, round_number: int = 1) -> list:
+    """A valid points-only report for a seated table: the first seat went out, the others keep points."""
+    from engine.validation import SeatReport
+
+    reg_ids = list(table.seats.order_by("position").values_list("registration_id", flat=True))
+    winner = reg_ids[(table.number + round_number) % len(reg_ids)]
+    return [
+        SeatReport(reg_id, points=0, went_out=True) if reg_id == winner
+        else SeatReport(reg_id, points=str(3 + (reg_id * 7 + round_number * 11) % 60))
+        for reg_id in reg_ids
+    ]
+
+
+def play_round(
+    tournament: Tournament, user, *, close: bool = True, seed: int = 1, skip_tables: frozenset = frozenset(),
+    points: tuple[int, ...] | None = None,
+) -> Round:
+    """Seat, publish and open the next round through the services, enter the tables, optionally close.
+
+    `points`: the same points per seat position at every table (seat 1 goes out); by default varied points.
+    """
+    from tournament import services
+
+    round_ = services.round_seat(tournament=tournament, user=user, seed=seed)
+    services.round_publish(round_=round_, user=user)
+    services.round_open(round_=round_, user=user)
+    for table in round_.tables.exclude(number__in=skip_tables).order_by("number"):
+        outcome = services.result_submit(
+            table=table,
+            seats=points_report(table, points) if points else report_points(table, round_number=round_.number),
+            source=Submission.Source.ORGANIZER, user=user, confirm_warnings=True,
+        )
+        assert outcome.stored, outcome.errors
+    if close:
+        services.round_close(round_=round_, user=user)
+    round_.refresh_from_db()
+    return round_
+
+
 def seated_round(tournament, registrations, *, number=1, table_size=4, status=Round.Status.PUBLISHED):
     """A round with its seating stored directly (no seating engine): tables of `table_size` in order."""
     round_ = RoundFactory(tournament=tournament, number=number, status=status)
@@ -109,22 +148,3 @@ def points_report(table, points, winner_position=1):
         else SeatReport(player_id=seat.registration_id, points=points[seat.position - 1])
         for seat in seats
     ]
-
-
-def play_round(tournament, user, *, seed=1, points=(0, 10, 20, 30, 40), close=True):
-    """Seat, publish, open, enter every table as the organizer (seat 1 goes out) and close a round."""
-    from tournament import services
-
-    round_ = services.round_seat(tournament=tournament, user=user, seed=seed)
-    services.round_publish(round_=round_, user=user)
-    services.round_open(round_=round_, user=user)
-    for table in round_.tables.all():
-        outcome = services.result_submit(
-            table=table, seats=points_report(table, points), source="organizer", user=user,
-            confirm_warnings=True,
-        )
-        assert outcome.stored, outcome.errors
-    if close:
-        services.round_close(round_=round_, user=user)
-    round_.refresh_from_db()
-    return round_

@@ -26,7 +26,7 @@ from engine.notation import format_hand
 from engine.scoring import ScoringFormat, round_scores
 from engine.validation import Issue, ReportContext, SeatReport, TableReport, Validation, validate_table
 
-from . import clock, selectors
+from . import backup, clock, selectors
 from .audit import audit
 from .models import (
     Club,
@@ -177,7 +177,9 @@ def registration_update(
 def _registration_set_status(
     registration: Registration, *, user, status: str, action: str, withdrawn_after: int | None = None
 ) -> Registration:
-    reg = Registration.objects.select_for_update().select_related("player__club").get(pk=registration.pk)
+    reg = (
+        Registration.objects.select_for_update(of=("self",)).select_related("player__club").get(pk=registration.pk)
+    )
     before = registration_snapshot(reg)
     reg.status, reg.withdrawn_after_round = status, withdrawn_after
     reg.save(update_fields=["status", "withdrawn_after_round"])
@@ -409,16 +411,25 @@ def round_open(*, round_: Round, user) -> Round:
 
 @transaction.atomic
 def round_close(*, round_: Round, user) -> Round:
+    # Wait for results being stored right now; results sent after this see the closed round.
+    list(Table.objects.select_for_update().filter(round_id=round_.pk).values_list("pk", flat=True))
     pending = round_.tables.exclude(status=Table.Status.CONFIRMED).values_list("number", flat=True)
     if pending:
         raise ValidationError(
             _("Tables still without a confirmed result: %(tables)s.")
             % {"tables": ", ".join(map(str, pending))}
         )
-    return _round_set_status(
+    round_ = _round_set_status(
         round_, user=user, allowed_from=[Round.Status.PUBLISHED, Round.Status.OPEN],
         status=Round.Status.CLOSED, action="round_close",
     )
+    # A backup of the whole tournament after every round, once the close is committed; a failing disk
+    # is logged but never undoes the close (robust=True).
+    def write_backup() -> None:
+        backup.backup_after_round_close(round_)
+
+    transaction.on_commit(write_backup, robust=True)
+    return round_
 
 
 @transaction.atomic
@@ -444,7 +455,7 @@ def table_regenerate_token(*, table: Table, user) -> Table:
     """A new link for a table; the old one stops working at once."""
     from .models import new_table_token
 
-    table = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
+    table = Table.objects.select_for_update(of=("self",)).select_related("round__tournament").get(pk=table.pk)
     table.token = new_table_token()
     table.save(update_fields=["token"])
     audit(tournament=table.round.tournament, user=user, round_=table.round, table=table, action="token_new")
@@ -518,7 +529,11 @@ def result_submit(
     A repeated POST with the same idempotency key returns the version stored the first time.
     An organizer's entry is confirmed at once unless the tournament requires a second entry.
     """
-    table = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
+    # Only this table's row is locked: fifty captains at once must not queue on the round's and the
+    # tournament's rows (PostgreSQL locks every joined row otherwise). The round's status is read
+    # again after the lock, so a round closed meanwhile is seen (round_close locks the tables first).
+    table = Table.objects.select_for_update(of=("self",)).select_related("round__tournament").get(pk=table.pk)
+    table.round.status = Round.objects.values_list("status", flat=True).get(pk=table.round_id)
     round_, tournament = table.round, table.round.tournament
     if idempotency_key:
         earlier = table.submissions.filter(idempotency_key=idempotency_key).first()

@@ -42,6 +42,19 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 # The address printed in QR codes and shown on the table sheets; empty = the address of the request.
 PUBLIC_BASE_URL = os.environ.get("PUBLIC_BASE_URL", "").rstrip("/")
 
+# Behind a reverse proxy that terminates HTTPS (the server set-up, docs/deploy.md): redirect plain HTTP,
+# send cookies only over HTTPS, pin HTTPS with HSTS, and trust the proxy's X-Forwarded-Proto header.
+# Off in the hall, where the laptop serves plain HTTP on the local network. UNO_HTTPS is an alias.
+HTTPS = env_bool("HTTPS") or env_bool("UNO_HTTPS")
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", True)
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -112,19 +125,29 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# One process in the hall: an in-memory cache needs no set-up. It holds the wrong-captain-link counts
-# (tournament/ratelimit.py); with several gunicorn workers each counts on its own, which only
-# multiplies the limit by the number of workers.
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "uno"}}
 CAPTAIN_WRONG_TOKENS_ALLOWED = int(os.environ.get("CAPTAIN_WRONG_TOKENS_ALLOWED", "20"))
 CAPTAIN_WRONG_TOKEN_WINDOW = int(os.environ.get("CAPTAIN_WRONG_TOKEN_WINDOW", "600"))
-# Only behind a reverse proxy of our own, which appends the client's address to X-Forwarded-For.
-TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR")
+# Only behind a reverse proxy of our own, which appends the client's address to X-Forwarded-For
+# (on by default with HTTPS, the proxy set-up of docs/deploy.md).
+TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", HTTPS)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
+
+# Counts of failed logins and wrong captain links (tournament/ratelimit.py), shared by all gunicorn
+# workers (a per-process cache would let each worker count on its own): a file cache needs no service.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(VAR_DIR / "cache"),
+    }
+}
+# Login attempts: after this many failures within the window, per address and per user name, the
+# form refuses further attempts until the window has passed.
+LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+LOGIN_FAILURE_WINDOW = int(os.environ.get("LOGIN_FAILURE_WINDOW", "300"))
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -150,6 +173,8 @@ STORAGES = {
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }
+# Every closed round writes a full backup of its tournament here (tournament/backup.py).
+BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", VAR_DIR / "backups"))
 # Serve from the source folders as well, so tests and `runserver` work without collectstatic.
 WHITENOISE_USE_FINDERS = True
 

@@ -3,14 +3,18 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.generic import RedirectView
 
-from .views import home
+from .views import auth, backup, home
 
 urlpatterns = [
     path("", home.HomeView.as_view(), name="home"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", auth.RateLimitedLoginView.as_view(), name="login"),
+    path("restore/", backup.RestoreView.as_view(), name="restore"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
+    # The admin's own login has no attempt limit: send it to the limited one.
+    path("admin/login/", RedirectView.as_view(pattern_name="login", query_string=True)),
     path("admin/", admin.site.urls),
     path("t/", include(("tournament.urls_captain", "captain"))),
     path("p/", include(("tournament.urls_public", "public"))),

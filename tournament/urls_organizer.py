@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import captain_links, clock
+from .views import audit, backup, captain_links, clock
 from .views import organizer_players as players
 from .views import organizer_rounds as rounds
 from .views import organizer_standings as standings
@@ -55,4 +55,6 @@ urlpatterns = [
     path(R + "clock/reset/", clock.ClockResetView.as_view(), name="clock_reset"),
     path(R + "links/", captain_links.RoundLinksView.as_view(), name="round_links"),
     path(R + "tables/<int:table_number>/", captain_links.TableDetailView.as_view(), name="table_detail"),
+    path(T + "audit/", audit.AuditLogView.as_view(), name="audit"),
+    path(T + "backup.json", backup.BackupDownloadView.as_view(), name="backup"),
 ]

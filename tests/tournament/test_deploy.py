@@ -1,0 +1,63 @@
+"""Production settings: `check --deploy` is clean with HTTPS on, and gunicorn's config loads."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_with_env(args: list[str], tmp_path: Path, **env: str) -> subprocess.CompletedProcess:
+    base = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "HTTPS", "UNO_HTTPS", "SECRET_KEY"}}
+    base.update({"UNO_VAR_DIR": str(tmp_path), "DJANGO_SETTINGS_MODULE": "tournament.settings", **env})
+    return subprocess.run(args, cwd=ROOT, env=base, capture_output=True, text=True, timeout=120)
+
+
+def test_check_deploy_is_clean_with_https_on(tmp_path):
+    result = run_with_env(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"], tmp_path, HTTPS="1"
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_check_deploy_accepts_the_uno_prefixed_switch(tmp_path):
+    result = run_with_env(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"], tmp_path, UNO_HTTPS="1"
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_check_deploy_flags_debug_even_with_https(tmp_path):
+    result = run_with_env(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"], tmp_path,
+        HTTPS="1", DEBUG="1",
+    )
+    assert result.returncode != 0
+    assert "security.W018" in result.stdout + result.stderr
+
+
+def test_hall_mode_serves_plain_http_and_https_mode_hardens(tmp_path):
+    code = (
+        "from django.conf import settings as s; "
+        "print(s.DEBUG, getattr(s, 'SECURE_SSL_REDIRECT', False), s.SESSION_COOKIE_SECURE, "
+        "s.CSRF_COOKIE_SECURE, s.SECURE_HSTS_SECONDS, s.SECURE_PROXY_SSL_HEADER)"
+    )
+    script = [sys.executable, "-c", "import django; django.setup(); " + code]
+    hall = run_with_env(script, tmp_path)
+    assert hall.stdout.split() == ["False", "False", "False", "False", "0", "None"], hall.stderr
+    server = run_with_env(script, tmp_path, HTTPS="1")
+    assert server.stdout.strip() == (
+        "False True True True 31536000 ('HTTP_X_FORWARDED_PROTO', 'https')"
+    ), server.stderr
+
+
+@pytest.mark.parametrize("workers", ["", "2"])
+def test_gunicorn_config_loads_the_app(tmp_path, workers):
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    env = {"GUNICORN_WORKERS": workers} if workers else {}
+    result = run_with_env([str(gunicorn), "-c", "gunicorn.conf.py", "--check-config"], tmp_path, **env)
+    assert result.returncode == 0, result.stdout + result.stderr

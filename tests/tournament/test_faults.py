@@ -1,0 +1,132 @@
+"""Faults in the hall: a submission interrupted half-way, a repeated POST, a briefly locked database."""
+
+import sqlite3
+import threading
+import time
+from unittest import mock
+
+import pytest
+from django.db import connection
+from django.urls import reverse
+
+from tests.factories import report_points, seated_round
+from tournament import services
+from tournament.models import AuditEntry, Round, Submission, SubmissionEntry, Table
+
+
+@pytest.fixture
+def open_table(tournament, players):
+    round_ = seated_round(tournament, players, status=Round.Status.OPEN)
+    return round_.tables.get(number=1)
+
+
+def submit(table, key="key-1", **extra):
+    return services.result_submit(
+        table=table, seats=report_points(table), source=Submission.Source.CAPTAIN, token=table.token,
+        idempotency_key=key, confirm_warnings=True, **extra,
+    )
+
+
+def test_interrupted_submission_stores_nothing(open_table):
+    audit_before = AuditEntry.objects.count()
+    with mock.patch.object(SubmissionEntry.objects, "bulk_create", side_effect=OSError("disk gone")), \
+            pytest.raises(OSError):
+        submit(open_table)
+    assert not Submission.objects.exists()
+    assert not SubmissionEntry.objects.exists()
+    assert AuditEntry.objects.count() == audit_before
+    open_table.refresh_from_db()
+    assert open_table.status == Table.Status.WAITING
+    # The captain sends again: now it is stored, whole.
+    outcome = submit(open_table)
+    assert outcome.stored and outcome.submission.entries.count() == 4
+
+
+def test_interrupted_after_the_entries_stores_nothing(open_table):
+    crash = mock.patch("tournament.services.audit", side_effect=RuntimeError("crash"))
+    with crash, pytest.raises(RuntimeError):
+        submit(open_table)
+    assert (Submission.objects.count(), SubmissionEntry.objects.count()) == (0, 0)
+
+
+def test_repeated_submission_with_the_same_key_stores_one_version(open_table):
+    first = submit(open_table)
+    second = submit(open_table)
+    assert first.stored and not first.duplicate
+    assert second.duplicate and second.submission.pk == first.submission.pk
+    assert Submission.objects.filter(table=open_table).count() == 1
+    assert SubmissionEntry.objects.count() == 4
+
+
+def test_a_new_key_is_a_new_version(open_table):
+    submit(open_table, key="a")
+    submit(open_table, key="b")
+    assert list(open_table.submissions.values_list("version", flat=True)) == [1, 2]
+
+
+def test_repeated_post_to_the_captain_page_stores_one_version(client, open_table):
+    ids = list(open_table.seats.order_by("position").values_list("registration_id", flat=True))
+    data = {"idempotency_key": "double-tap", "outcome": str(ids[0])}
+    data.update({f"points-{reg_id}": "12" for reg_id in ids[1:]})
+    url = reverse("captain:table", args=[open_table.token])
+    responses = [client.post(url, data) for _ in range(3)]
+    assert [r.status_code for r in responses] == [303, 303, 303]
+    assert Submission.objects.filter(table=open_table).count() == 1
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's file lock; PostgreSQL locks rows")
+@pytest.mark.django_db(transaction=True)
+def test_briefly_locked_database_is_waited_for_not_an_error(tournament, players):
+    round_ = seated_round(tournament, players, status=Round.Status.OPEN)
+    table = round_.tables.get(number=1)
+    locked, released = threading.Event(), threading.Event()
+
+    def hold_write_lock():
+        other = sqlite3.connect(connection.settings_dict["NAME"], timeout=5)
+        try:
+            other.execute("BEGIN IMMEDIATE")
+            locked.set()
+            time.sleep(1.0)
+            other.execute("COMMIT")
+        finally:
+            other.close()
+            released.set()
+
+    holder = threading.Thread(target=hold_write_lock)
+    holder.start()
+    assert locked.wait(5)
+    started = time.monotonic()
+    outcome = submit(table)
+    waited = time.monotonic() - started
+    holder.join(5)
+    assert released.is_set()
+    assert outcome.stored
+    assert waited >= 0.5  # it really waited for the other writer instead of failing at once
+    assert Submission.objects.filter(table=table).count() == 1
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's file lock; PostgreSQL locks rows")
+@pytest.mark.django_db(transaction=True)
+def test_captain_page_during_a_lock_answers_normally(client, tournament, players):
+    round_ = seated_round(tournament, players, status=Round.Status.OPEN)
+    table = round_.tables.get(number=1)
+    ids = list(table.seats.order_by("position").values_list("registration_id", flat=True))
+    data = {"idempotency_key": "during-lock", "outcome": str(ids[0])}
+    data.update({f"points-{reg_id}": "7" for reg_id in ids[1:]})
+    locked = threading.Event()
+
+    def hold_write_lock():
+        other = sqlite3.connect(connection.settings_dict["NAME"], timeout=5)
+        other.execute("BEGIN IMMEDIATE")
+        locked.set()
+        time.sleep(1.0)
+        other.execute("COMMIT")
+        other.close()
+
+    holder = threading.Thread(target=hold_write_lock)
+    holder.start()
+    assert locked.wait(5)
+    response = client.post(reverse("captain:table", args=[table.token]), data)
+    holder.join(5)
+    assert response.status_code == 303
+    assert Submission.objects.filter(table=table).count() == 1
