@@ -116,9 +116,10 @@ def play_round(
     services.round_publish(round_=round_, user=user)
     services.round_open(round_=round_, user=user)
     for table in round_.tables.exclude(number__in=skip_tables).order_by("number"):
+        seats = points_report(table, points) if points else report_points(table, round_number=round_.number)
         outcome = services.result_submit(
             table=table,
-            seats=points_report(table, points) if points else report_points(table, round_number=round_.number),
+            seats=seats,
             source=Submission.Source.ORGANIZER, user=user, confirm_warnings=True,
         )
         assert outcome.stored, outcome.errors
