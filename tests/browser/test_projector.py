@@ -1,7 +1,5 @@
 """The projector in a real browser: a confirmed result shows up by itself, without a page reload."""
 
-import os
-
 import pytest
 
 from engine.validation import SeatReport
@@ -10,23 +8,10 @@ from tournament import clock, services
 from tournament.models import Round, Submission
 
 pytestmark = pytest.mark.browser
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run", "--disable-quic",
-]
-
 
 @pytest.fixture
-def page():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 1600, "height": 900}, locale="en")
-        yield context.new_page()
-        browser.close()
+def page(browser):
+    return browser.new_context(viewport={"width": 1600, "height": 900}, locale="en").new_page()
 
 
 @pytest.fixture

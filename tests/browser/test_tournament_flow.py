@@ -1,45 +1,25 @@
 """A whole small tournament in a real browser: create, import, check in, seat, enter results, standings."""
 
-import os
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from tests.factories import UserFactory
 
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 SAMPLE = Path(__file__).resolve().parents[2] / "fixtures" / "sample_players.csv"
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed"),
 ]
 
 
 @pytest.fixture
-def page(live_server, settings):
-    settings.LANGUAGE_CODE = "en"
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        context = browser.new_context(locale="en-GB", viewport={"width": 1280, "height": 900})
-        page = context.new_page()
-        page.set_default_timeout(30000)
-        yield page
-        browser.close()
+def page(live_server, browser):
+    page = browser.new_context(locale="en-GB", viewport={"width": 1280, "height": 900}).new_page()
+    page.set_default_timeout(30000)
+    return page
 
 
 def test_small_tournament_from_creation_to_standings(live_server, page):
