@@ -54,9 +54,8 @@ class Tiebreak:
     metric: Callable[[PlayerSummary, ScoringFormat], int | None]
     higher_is_better: Callable[[ScoringFormat], bool]
 
-    def sort_value(self, summary: PlayerSummary, fmt: ScoringFormat) -> tuple[int, int]:
-        """Ascending sort key (better first); a missing value sorts last."""
-        value = self.metric(summary, fmt)
+    def sort_value(self, value: int | None, fmt: ScoringFormat) -> tuple[int, int]:
+        """Ascending sort key for a metric value (better first); a missing value sorts last."""
         if value is None:
             return (1, 0)
         return (0, -value if self.higher_is_better(fmt) else value)
@@ -156,18 +155,19 @@ def compute_standings(
         total = sum(summary.scores())
         complete = played == len(rounds)
         group = 1 if not complete and not charge else 0
+        values = {tb.key: tb.metric(summary, fmt) for tb in tiebreaks}
         key = (
             group,
             total if fmt.lower_is_better else -total,
             -played if group else 0,
-            *(tb.sort_value(summary, fmt) for tb in tiebreaks),
+            *(tb.sort_value(values[tb.key], fmt) for tb in tiebreaks),
         )
-        entries.append((key, pid, summary, total, played, complete))
+        entries.append((key, pid, summary, total, played, complete, values))
     entries.sort(key=lambda e: (e[0], e[1]))
 
     rows: list[StandingRow] = []
     rank = 0
-    for index, (key, pid, summary, total, played, complete) in enumerate(entries):
+    for index, (key, pid, summary, total, played, complete, values) in enumerate(entries):
         if index == 0 or key != entries[index - 1][0]:
             rank = index + 1
         shared = (index > 0 and key == entries[index - 1][0]) or (
@@ -186,7 +186,7 @@ def compute_standings(
                 rounds_missed=len(rounds) - played,
                 charged=summary.charged,
                 complete=complete,
-                tiebreak_values={tb.key: tb.metric(summary, fmt) for tb in tiebreaks},
+                tiebreak_values=values,
             )
         )
     return rows

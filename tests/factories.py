@@ -83,5 +83,7 @@ class SeatFactory(factory.django.DjangoModelFactory):
 
     table = factory.SubFactory(TableFactory)
     round = factory.SelfAttribute("table.round")
-    registration = factory.SubFactory(RegistrationFactory, tournament=factory.SelfAttribute("..round.tournament"))
+    registration = factory.SubFactory(
+        RegistrationFactory, tournament=factory.SelfAttribute("..round.tournament")
+    )
     position = factory.Sequence(lambda n: n + 1)

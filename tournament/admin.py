@@ -2,7 +2,18 @@
 
 from django.contrib import admin
 
-from .models import AuditEntry, Club, Player, Registration, Round, Seat, Submission, SubmissionEntry, Table, Tournament
+from .models import (
+    AuditEntry,
+    Club,
+    Player,
+    Registration,
+    Round,
+    Seat,
+    Submission,
+    SubmissionEntry,
+    Table,
+    Tournament,
+)
 
 
 @admin.register(Club)

@@ -166,7 +166,9 @@ class Registration(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
     start_number = models.PositiveIntegerField(_("start number"))
     status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.REGISTERED)
-    withdrawn_after_round = models.PositiveSmallIntegerField(_("withdrawn after round"), null=True, blank=True)
+    withdrawn_after_round = models.PositiveSmallIntegerField(
+        _("withdrawn after round"), null=True, blank=True
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -210,7 +212,7 @@ class Round(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.tournament.name} – {_('round')} {self.number}"
+        return f"{self.tournament.name}: {_('round')} {self.number}"
 
     @property
     def accepts_results(self) -> bool:

@@ -130,7 +130,8 @@ def player_find_or_create(
     ).first()
     if player is None:
         player = Player(
-            first_name=first_name, last_name=last_name, club=club, birth_date=birth_date, birth_year=birth_year
+            first_name=first_name, last_name=last_name, club=club,
+            birth_date=birth_date, birth_year=birth_year,
         )
     else:
         player.birth_date = birth_date or player.birth_date
@@ -282,7 +283,9 @@ def round_seat(*, tournament: Tournament, user, seed: int | None = None) -> Roun
     round_ = tournament.rounds.order_by("-number").first()
     if round_ is not None and round_.status != Round.Status.DRAFT:
         if round_.number >= tournament.rounds_total:
-            raise ValidationError(_("All %(count)s rounds have been seated.") % {"count": tournament.rounds_total})
+            raise ValidationError(
+                _("All %(count)s rounds have been seated.") % {"count": tournament.rounds_total}
+            )
         round_ = None
     number = round_.number if round_ else (tournament.rounds.count() + 1)
     regs = selectors.active_registrations(tournament)
@@ -315,7 +318,8 @@ def round_swap(*, round_: Round, user, first: Seat, second: Seat) -> None:
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if round_.status != Round.Status.DRAFT:
         raise ValidationError(_("Only a drafted seating can be changed."))
-    seats = {s.pk: s for s in Seat.objects.select_for_update().filter(round=round_, pk__in=[first.pk, second.pk])}
+    locked = Seat.objects.select_for_update().filter(round=round_, pk__in=[first.pk, second.pk])
+    seats = {seat.pk: seat for seat in locked}
     if len(seats) != 2 or first.pk == second.pk:
         raise ValidationError(_("Choose two different seats of this round."))
     before = round_snapshot(round_)
@@ -354,7 +358,8 @@ def round_publish(*, round_: Round, user) -> Round:
     if not round_.tables.exists():
         raise ValidationError(_("This round has no tables to publish."))
     return _round_set_status(
-        round_, user=user, allowed_from=[Round.Status.DRAFT], status=Round.Status.PUBLISHED, action="round_publish"
+        round_, user=user, allowed_from=[Round.Status.DRAFT], status=Round.Status.PUBLISHED,
+        action="round_publish",
     )
 
 
@@ -362,7 +367,8 @@ def round_publish(*, round_: Round, user) -> Round:
 def round_open(*, round_: Round, user) -> Round:
     """Open the round for results: from now on the captains' links accept reports."""
     return _round_set_status(
-        round_, user=user, allowed_from=[Round.Status.PUBLISHED], status=Round.Status.OPEN, action="round_open"
+        round_, user=user, allowed_from=[Round.Status.PUBLISHED], status=Round.Status.OPEN,
+        action="round_open",
     )
 
 
@@ -371,7 +377,8 @@ def round_close(*, round_: Round, user) -> Round:
     pending = round_.tables.exclude(status=Table.Status.CONFIRMED).values_list("number", flat=True)
     if pending:
         raise ValidationError(
-            _("Tables still without a confirmed result: %(tables)s.") % {"tables": ", ".join(map(str, pending))}
+            _("Tables still without a confirmed result: %(tables)s.")
+            % {"tables": ", ".join(map(str, pending))}
         )
     return _round_set_status(
         round_, user=user, allowed_from=[Round.Status.PUBLISHED, Round.Status.OPEN],
@@ -440,9 +447,8 @@ def submission_snapshot(submission: Submission) -> dict[str, Any]:
 
 def entries_signature(submission: Submission) -> tuple:
     """What two independent entries must agree on: each player's points and who went out."""
-    return tuple(sorted(
-        (e.registration_id, e.hand_points, e.went_out) for e in submission.entries.all()
-    )) + (submission.stopped_by_time,)
+    lines = sorted((e.registration_id, e.hand_points, e.went_out) for e in submission.entries.all())
+    return (*lines, submission.stopped_by_time)
 
 
 def _table_status_after(table: Table, tournament: Tournament) -> str:
@@ -527,7 +533,8 @@ def result_submit(
         for reg_id in seat_regs
     )
     audit(
-        tournament=tournament, user=user, actor="" if user else _("captain, table %(n)s") % {"n": table.number},
+        tournament=tournament, user=user,
+        actor="" if user else _("captain, table %(n)s") % {"n": table.number},
         round_=round_, table=table, action="result_submit", after=submission_snapshot(submission),
     )
     if source == Submission.Source.ORGANIZER and not tournament.require_second_entry:
@@ -548,14 +555,16 @@ def _confirm(submission: Submission, *, table: Table, user) -> None:
     submission.confirmed_by = user if user is not None and user.is_authenticated else None
     submission.save(update_fields=["confirmed", "confirmed_at", "confirmed_by"])
     audit(
-        tournament=table.round.tournament, user=user, round_=table.round, table=table, action="result_confirm",
+        tournament=table.round.tournament, user=user, round_=table.round, table=table,
+        action="result_confirm",
         before={"version": previous.version} if previous else None, after={"version": submission.version},
     )
 
 
 def _confirm_if_entries_match(table: Table, *, user) -> None:
     latest = [
-        table.submissions.filter(source=source).order_by("-version").first() for source in Submission.Source.values
+        table.submissions.filter(source=source).order_by("-version").first()
+        for source in Submission.Source.values
     ]
     if all(latest) and entries_signature(latest[0]) == entries_signature(latest[1]):
         newest = max(latest, key=lambda s: s.version)
