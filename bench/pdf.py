@@ -100,10 +100,11 @@ def page_count(pdf: bytes) -> int:
     return len(PdfReader(io.BytesIO(pdf)).pages)
 
 
-def timed(function) -> tuple[float, bytes]:
-    start = time.perf_counter()
+def timed(function) -> tuple[float, float, bytes]:
+    """Wall seconds, CPU seconds of this process (meaningful when other jobs share the cores), result."""
+    start, cpu = time.perf_counter(), time.process_time()
     result = function()
-    return time.perf_counter() - start, result
+    return time.perf_counter() - start, time.process_time() - cpu, result
 
 
 def compare(label: str, app, html: str, repeat: int, keep: Path | None) -> None:
@@ -113,18 +114,22 @@ def compare(label: str, app, html: str, repeat: int, keep: Path | None) -> None:
     from tournament.printing import static_root
 
     base_url = static_root().as_uri() + "/"
-    app_runs, floor_runs = [], []
+    app_runs, app_cpu, floor_runs, floor_cpu = [], [], [], []
     pdf = b""
     for _ in range(repeat):
-        seconds, pdf = timed(app)
+        seconds, cpu, pdf = timed(app)
         app_runs.append(seconds)
-        seconds, _floor_pdf = timed(lambda: HTML(string=html, base_url=base_url).write_pdf())
+        app_cpu.append(cpu)
+        seconds, cpu, _floor_pdf = timed(lambda: HTML(string=html, base_url=base_url).write_pdf())
         floor_runs.append(seconds)
+        floor_cpu.append(cpu)
     pages = page_count(pdf)
     app_s, floor_s = statistics.median(app_runs), statistics.median(floor_runs)
+    app_c, floor_c = statistics.median(app_cpu), statistics.median(floor_cpu)
     print(
-        f"{label:<28} {pages:>4} pages | app {app_s:6.2f} s {pages / app_s:6.1f} p/s | "
-        f"floor {floor_s:6.2f} s {pages / floor_s:6.1f} p/s | ratio {app_s / floor_s:4.2f}x"
+        f"{label:<28} {pages:>4} pages | app {app_s:6.2f} s {pages / app_s:6.1f} p/s (cpu {app_c:5.2f} s) | "
+        f"floor {floor_s:6.2f} s {pages / floor_s:6.1f} p/s (cpu {floor_c:5.2f} s) | "
+        f"ratio {app_s / floor_s:4.2f}x"
     )
     if keep:
         (keep / f"{label.split()[0]}.pdf").write_bytes(pdf)
