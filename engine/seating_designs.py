@@ -1,0 +1,67 @@
+"""Published / precomputed seating designs, continued by :mod:`engine.seating`.
+
+Each design is a list of rounds; a round is a list of tables; points are 0..N-1.  Players are mapped to
+points randomly (from the seed), so a design never fixes who sits with whom.
+"""
+
+from __future__ import annotations
+
+
+def _affine_plane_4() -> list[list[list[int]]]:
+    """AG(2,4): 16 points (x, y) over GF(4), its 5 parallel classes of lines = 5 rounds of 4 tables of 4."""
+    # GF(4) = {0, 1, a, a+1} coded 0..3; addition is XOR, multiplication by table
+    mul = [[0, 0, 0, 0], [0, 1, 2, 3], [0, 2, 3, 1], [0, 3, 1, 2]]
+    rounds = []
+    for slope in range(4):  # lines y = slope * x + c
+        rounds.append([[x * 4 + (mul[slope][x] ^ c) for x in range(4)] for c in range(4)])
+    rounds.append([[x * 4 + y for y in range(4)] for x in range(4)])  # vertical lines x = c
+    return rounds
+
+
+def _transversal_5() -> list[list[list[int]]]:
+    """20 points (x, level) over Z_5 x 4 levels; table j of round i = {(l*j + j + i, l)} for l = 0..3.
+
+    Every table takes one point per level and the differences between levels run through Z_5, so the
+    5 rounds never repeat a pair (a resolvable transversal design TD(4,5)).  After them each player
+    has not met the 4 others of his level; a 6th round (found by the search) repeats 6 pairs.
+    """
+    return [[[lv * 5 + ((lv + 1) * j + i) % 5 for lv in range(4)] for j in range(5)] for i in range(5)]
+
+
+def _cyclic_24() -> list[list[list[int]]]:
+    """24 players, 7 rounds of 6 tables of 4, no pair twice (social golfer 6-4-7).
+
+    Points (x, level) = level * 7 + x over Z_7 x 3 levels, plus 21, 22, 23 fixed; round i is the base
+    round shifted by i in x.  The base round was found by a small backtracking search over difference
+    conditions (each mixed difference between two levels and each pure difference +-d within a level is
+    used at most once, and every fixed point's table takes one point of each level), then verified.
+    """
+    base = [[0, 21, 12, 15], [1, 19, 23, 8], [2, 18, 22, 10], [3, 6, 9, 5], [4, 14, 17, 16], [7, 20, 13, 11]]
+
+    def shift(p: int, i: int) -> int:
+        return p if p >= 21 else (p // 7) * 7 + (p % 7 + i) % 7
+
+    return [[[shift(p, i) for p in table] for table in base] for i in range(7)]
+
+
+# 12 players, 6 rounds of 3 tables of 4, found by the tabu search of engine.seating (seed 1).  Any two
+# partitions of 12 players into 3 tables of 4 share at least 3 pairs (each table of one round has two
+# players from one table of the other), so k rounds repeat at least 3 * C(k, 2) pairs unless some pair
+# meets three times: 45 for 6 rounds.  This schedule reaches that bound for every prefix (every two rounds
+# share exactly 3 pairs, no pair meets three times).
+_TWELVE = [
+    [[0, 4, 5, 8], [1, 3, 7, 10], [2, 6, 9, 11]],
+    [[0, 1, 7, 9], [2, 6, 8, 10], [3, 4, 5, 11]],
+    [[0, 5, 6, 10], [1, 3, 8, 9], [2, 4, 7, 11]],
+    [[0, 3, 8, 11], [1, 2, 4, 10], [5, 6, 7, 9]],
+    [[0, 9, 10, 11], [1, 2, 5, 8], [3, 4, 6, 7]],
+    [[0, 1, 4, 6], [2, 3, 5, 9], [7, 8, 10, 11]],
+]
+
+# (name, rounds, every prefix is as good as possible).  Earlier entries are preferred.
+DESIGNS: list[tuple[str, list[list[list[int]]], bool]] = [
+    ("AG(2,4) 16 players, 5 rounds", _affine_plane_4(), True),
+    ("TD(4,5) 20 players, 5 rounds", _transversal_5(), True),
+    ("social golfer 6-4-7, 24 players, 7 rounds", _cyclic_24(), True),
+    ("12 players, 6 rounds, 3 shared pairs per two rounds", _TWELVE, True),
+]

@@ -1,0 +1,411 @@
+"""Tests of the seating optimiser (engine/seating.py).  Pure Python, no Django."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.seating import (
+    SeatingError,
+    SeatingPlayer,
+    lower_bound_repeats,
+    plan_schedule,
+    schedule_stats,
+    seat_round,
+    seating_report,
+    table_plan,
+)
+from engine.seating_designs import DESIGNS
+
+ROOT = Path(__file__).resolve().parents[2]
+FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SLOW = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def players(n: int, start: int = 1, clubs: int = 0) -> list[SeatingPlayer]:
+    return [SeatingPlayer(i, club=f"club {i % clubs}" if clubs else "") for i in range(start, start + n)]
+
+
+def assert_valid_round(rnd, active_ids, sizes):
+    assert [len(t) for t in rnd] == list(sizes)
+    seated = [p for t in rnd for p in t]
+    assert sorted(seated) == sorted(active_ids)  # everybody exactly once, nobody else
+
+
+# --- table_plan -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("n", "kwargs", "expected"),
+    [
+        (23, {}, [4, 4, 4, 4, 4, 3]),
+        (24, {}, [4] * 6),
+        (9, {}, [3, 3, 3]),
+        (10, {}, [4, 3, 3]),
+        (7, {}, [4, 3]),
+        (6, {}, [3, 3]),
+        (5, {}, [5]),  # two tables would need 6 players; one table of 5 is allowed
+        (4, {}, [4]),
+        (3, {}, [3]),
+        (23, {"fill": "larger"}, [4, 4, 5, 5, 5]),
+        (13, {"fill": "larger"}, [4, 4, 5]),
+        (3, {"fill": "larger"}, [3]),
+        (11, {"preferred": 5, "min_size": 2, "max_size": 6}, [4, 4, 3]),
+    ],
+)
+def test_table_plan_examples(n, kwargs, expected):
+    assert table_plan(n, **kwargs) == expected
+
+
+@pytest.mark.parametrize(
+    ("n", "kwargs"),
+    [(2, {}), (0, {}), (5, {"max_size": 4}), (4, {"min_size": 5}), (10, {"fill": "other"})],
+)
+def test_table_plan_impossible(n, kwargs):
+    with pytest.raises(SeatingError):
+        table_plan(n, **kwargs)
+
+
+@given(
+    n=st.integers(1, 500),
+    preferred=st.integers(3, 8),
+    fill=st.sampled_from(["smaller", "larger"]),
+)
+def test_table_plan_properties(n, preferred, fill):
+    lo, hi = max(2, preferred - 1), preferred + 1
+    try:
+        sizes = table_plan(n, preferred=preferred, min_size=lo, max_size=hi, fill=fill)
+    except SeatingError:
+        # only when no number of tables fits, e.g. 17 players at tables of 6..8
+        assert not any(t * lo <= n <= t * hi for t in range(1, n + 1))
+        return
+    assert sum(sizes) == n
+    assert all(lo <= s <= hi for s in sizes)
+    if n >= preferred * (preferred - 1):  # big enough: only the preferred size and one smaller/larger
+        other = preferred - 1 if fill == "smaller" else preferred + 1
+        assert set(sizes) <= {preferred, other}
+        # as many preferred tables as possible: fewer odd tables than the preferred size
+        assert Counter(sizes)[other] < preferred
+
+
+def test_lower_bound():
+    assert lower_bound_repeats(16, [4] * 4, 6) == 24
+    assert lower_bound_repeats(12, [4] * 3, 6) == 42
+    assert lower_bound_repeats(24, [4] * 6, 6) == 0
+
+
+# --- seat_round properties -----------------------------------------------------------------------------
+
+
+@st.composite
+def tournaments(draw):
+    """Active players, a history with withdrawn and late players, and the table plan."""
+    n = draw(st.integers(3, 40))
+    withdrawn = draw(st.integers(0, 5))
+    late = draw(st.integers(0, min(5, n - 1)))
+    rounds = draw(st.integers(0, 4))
+    clubs = draw(st.integers(0, 5))
+    seed = draw(st.integers(0, 2**31))
+    everyone = players(n + withdrawn, clubs=clubs)
+    gone = everyone[:withdrawn]
+    active = everyone[withdrawn:]
+    early = [p.id for p in everyone[: n + withdrawn - late]]  # the late arrivals are missing in history
+    history = []
+    rnd_ids = list(early)
+    for r in range(rounds):
+        if len(rnd_ids) < 3:
+            break
+        sizes = table_plan(len(rnd_ids))
+        history.append(seat_round([SeatingPlayer(i) for i in rnd_ids], history, sizes, seed=seed + r))
+    return active, gone, history, table_plan(len(active)), seed
+
+
+@FAST
+@given(tournaments())
+def test_seat_round_seats_every_active_player_once(t):
+    active, gone, history, sizes, seed = t
+    rnd = seat_round(active, history, sizes, seed=seed)
+    assert_valid_round(rnd, [p.id for p in active], sizes)
+    assert not {p.id for p in gone} & {p for tb in rnd for p in tb}
+
+
+@SLOW
+@given(tournaments(), st.integers(1, 3))
+def test_plan_schedule_seats_every_active_player_once(t, extra):
+    active, gone, history, sizes, seed = t
+    plan = plan_schedule(active, len(history) + extra, sizes, seed=seed, history=history)
+    assert len(plan) == extra
+    for rnd in plan:
+        assert_valid_round(rnd, [p.id for p in active], sizes)
+        assert not {p.id for p in gone} & {p for tb in rnd for p in tb}
+
+
+@SLOW
+@given(tournaments())
+def test_same_seed_same_seating(t):
+    active, _gone, history, sizes, seed = t
+    assert seat_round(active, history, sizes, seed=seed) == seat_round(
+        list(reversed(active)), history, sizes, seed=seed
+    )
+    assert plan_schedule(active, len(history) + 1, sizes, seed=seed, history=history) == plan_schedule(
+        active, len(history) + 1, sizes, seed=seed, history=history
+    )
+
+
+_SUBPROCESS = """
+import json, sys
+sys.path.insert(0, {root!r})
+from engine.seating import SeatingPlayer, plan_schedule, seat_round, table_plan
+ps = [SeatingPlayer(i, club=["Blau-Weiss", "Rot", "Gelb", "", "Gruen"][i % 5]) for i in range(1, 31)]
+sizes = table_plan(30)
+plan = plan_schedule(ps, 4, sizes, seed=42)
+one = seat_round(ps, plan[:2], sizes, seed=43)
+first = seat_round(ps, [], sizes, seed=44)
+print(json.dumps([plan, one, first]))
+"""
+
+
+def test_reproducible_across_hash_seeds():
+    outputs = []
+    for hashseed in ("0", "12345"):
+        env = {**os.environ, "PYTHONHASHSEED": hashseed}
+        res = subprocess.run(
+            [sys.executable, "-c", _SUBPROCESS.format(root=str(ROOT))],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        outputs.append(json.loads(res.stdout))
+    assert outputs[0] == outputs[1]
+
+
+def test_different_seeds_differ():
+    ps = players(40)
+    sizes = table_plan(40)
+    assert seat_round(ps, [], sizes, seed=1) != seat_round(ps, [], sizes, seed=2)
+
+
+# --- quality -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("n", "target"), [(12, 45), (16, 24), (20, 6), (23, 1), (24, 0), (25, 0), (30, 0), (37, 0), (100, 0)]
+)
+def test_plan_targets(n, target):
+    sizes = table_plan(n)
+    plan = plan_schedule(players(n, clubs=3), 6, sizes, seed=n)
+    stats = schedule_stats(plan)
+    assert stats.repeated_pairs <= target
+    assert stats.small_table_spread <= 1
+    for rnd in plan:
+        assert_valid_round(rnd, list(range(1, n + 1)), sizes)
+
+
+def test_round_by_round_no_repeats_when_easy():
+    ps = players(40)
+    sizes = table_plan(40)
+    hist = []
+    for r in range(6):
+        hist.append(seat_round(ps, hist, sizes, seed=r))
+    assert schedule_stats(hist).repeated_pairs == 0
+
+
+def test_round_one_separates_clubs():
+    ps = players(16, clubs=4)  # 4 clubs of 4 players, 4 tables
+    rnd = seat_round(ps, [], [4, 4, 4, 4], seed=3)
+    club = {p.id: p.club for p in ps}
+    for t in rnd:
+        assert len({club[p] for p in t}) == 4
+    plan = plan_schedule(ps, 3, [4, 4, 4, 4], seed=3)
+    for t in plan[0]:
+        assert len({club[p] for p in t}) == 4
+
+
+def test_clubs_not_separated_later_by_default():
+    # round 2 with everyone from one of 2 clubs: no error, valid round
+    ps = players(8, clubs=2)
+    r1 = seat_round(ps, [], [4, 4], seed=1)
+    r2 = seat_round(ps, [r1], [4, 4], seed=1)
+    assert_valid_round(r2, [p.id for p in ps], [4, 4])
+
+
+def test_small_tables_spread_before_anyone_gets_a_second():
+    n = 23  # one table of 3 per round: 18 different players in 6 rounds
+    ps = players(n)
+    sizes = table_plan(n)
+    hist = []
+    for r in range(7):
+        hist.append(seat_round(ps, hist, sizes, seed=100 + r))
+        rep = seating_report(hist[:-1], hist[-1])
+        assert rep.small_table_spread <= 1
+    small = Counter(p for rnd in hist for t in rnd if len(t) == 3 for p in t)
+    assert max(small.values()) == 1 and len(small) == 21
+
+
+def test_late_arrival_counted_by_rounds_played():
+    # 22 players: 2 tables of 3 per round; after 3 rounds a late player arrives
+    ps = players(22)
+    hist = []
+    for r in range(3):
+        hist.append(seat_round(ps, hist, table_plan(22), seed=r))
+    late = SeatingPlayer(99)
+    ps2 = [*ps, late]
+    nxt = seat_round(ps2, hist, table_plan(23), seed=5)
+    small_before = Counter(p for rnd in hist for t in rnd if len(t) == 3 for p in t)
+    small_now = [p for t in nxt if len(t) == 3 for p in t]
+    # the 4 players who had no small table in 3 rounds go first, the newcomer is not forced there
+    never = [p.id for p in ps if small_before[p.id] == 0]
+    assert len(never) == 22 - 18
+    assert set(small_now) <= set(never) | {99}
+    assert not any(small_before[p] for p in small_now)
+
+
+def test_withdrawal_does_not_make_a_small_table_in_the_history():
+    # player 1 leaves after round 1: his table had 4 players, it was not a small table for the others
+    ps = players(23)
+    sizes = table_plan(23)
+    r1 = seat_round(ps, [], sizes, seed=1)
+    small1 = next(t for t in r1 if len(t) == 3)
+    rep = seating_report([], r1)
+    assert all(rep.odd_tables[p] == (1 if p in small1 else 0) for p in rep.odd_tables)
+    active = [p for p in ps if p.id != 1]
+    r2 = seat_round(active, [r1], table_plan(22), seed=2)
+    small2 = {p for t in r2 if len(t) == 3 for p in t}
+    assert not small2 & set(small1)  # nobody gets a second small table; the old mates of 1 are no exception
+
+
+def test_seat_order_rotates():
+    n = 16
+    ps = players(n)
+    plan = plan_schedule(ps, 6, [4] * 4, seed=5)
+    first = Counter(t[0] for rnd in plan for t in rnd)
+    # 24 first seats for 16 players: nobody plays first more than twice
+    assert max(first.values()) <= 2
+    assert len(first) == 16
+
+
+def test_withdrawn_players_never_seated_and_late_arrivals_are():
+    ps = players(20)
+    sizes = table_plan(20)
+    hist = plan_schedule(ps, 2, sizes, seed=9)
+    active = [p for p in ps if p.id not in (3, 7)] + [SeatingPlayer(50), SeatingPlayer(51), SeatingPlayer(52)]
+    sizes2 = table_plan(len(active))
+    rnd = seat_round(active, hist, sizes2, seed=9)
+    assert_valid_round(rnd, [p.id for p in active], sizes2)
+
+
+# --- warm start --------------------------------------------------------------------------------------
+
+
+def co_pairs(rounds):
+    return {
+        (r, min(a, b), max(a, b)) for r, rnd in enumerate(rounds) for t in rnd for a in t for b in t if a != b
+    }
+
+
+@pytest.mark.parametrize(
+    ("n", "gone", "new"), [(40, [5], [100]), (40, [5, 6], []), (40, [], [100, 101, 102]), (60, [7], [])]
+)
+def test_warm_start_keeps_most_of_the_plan(n, gone, new):
+    ps = players(n)
+    sizes = table_plan(n)
+    plan = plan_schedule(ps, 6, sizes, seed=11)
+    played, rest = plan[:2], plan[2:]
+    active = [p for p in ps if p.id not in gone] + [SeatingPlayer(i) for i in new]
+    sizes2 = table_plan(len(active))
+    replan = plan_schedule(active, 6, sizes2, seed=12, history=played, previous_plan=rest)
+    assert len(replan) == 4
+    for rnd in replan:
+        assert_valid_round(rnd, [p.id for p in active], sizes2)
+    old = {x for x in co_pairs(rest) if x[1] not in gone and x[2] not in gone}
+    kept = old & co_pairs(replan)
+    assert len(kept) >= 0.7 * len(old)
+    stats = schedule_stats([*played, *replan])
+    assert stats.repeated_pairs == 0
+
+
+def test_warm_start_tight_instance_stays_valid_and_good():
+    # 23 -> 22 players: the plan changes from one to two tables of 3, so more has to move
+    ps = players(23)
+    plan = plan_schedule(ps, 6, table_plan(23), seed=11)
+    active = ps[1:]
+    replan = plan_schedule(active, 6, table_plan(22), seed=12, history=plan[:2], previous_plan=plan[2:])
+    for rnd in replan:
+        assert_valid_round(rnd, [p.id for p in active], table_plan(22))
+    stats = schedule_stats([*plan[:2], *replan])
+    assert stats.repeated_pairs <= 6 and stats.max_meetings <= 2 and stats.small_table_spread <= 1
+
+
+def test_warm_start_without_changes_keeps_everything_when_perfect():
+    ps = players(40)
+    sizes = table_plan(40)
+    plan = plan_schedule(ps, 6, sizes, seed=11)
+    replan = plan_schedule(ps, 6, sizes, seed=99, history=plan[:1], previous_plan=plan[1:])
+    assert co_pairs(replan) == co_pairs(plan[1:])
+
+
+# --- reports -------------------------------------------------------------------------------------------
+
+
+def test_seating_report_and_manual_swap():
+    hist = [[[1, 2, 3, 4], [5, 6, 7, 8]]]
+    proposal = [[1, 2, 5, 6], [3, 4, 7, 8]]
+    rep = seating_report(hist, proposal)
+    assert rep.repeated_pairs == 4
+    assert rep.new_repeats == [(1, 2, 2), (3, 4, 2), (5, 6, 2), (7, 8, 2)]
+    assert rep.max_meetings == 2
+    swapped = [[1, 3, 5, 7], [2, 4, 6, 8]]
+    rep2 = seating_report(hist, swapped)
+    assert rep2.repeated_pairs == 4 and rep2.max_meetings == 2
+    better = [[1, 5, 2, 6], [3, 7, 4, 8]]
+    assert seating_report(hist, better).repeated_pairs == 4
+    ok = seating_report([], [[1, 2, 3], [4, 5, 6, 7]])
+    assert ok.repeated_pairs == 0 and ok.new_repeats == [] and ok.small_table_spread == 1
+
+
+def test_schedule_stats_third_meeting():
+    rounds = [[[1, 2, 3, 4]], [[1, 2, 3, 4]], [[1, 2, 3, 4]]]
+    stats = schedule_stats(rounds)
+    assert stats.repeated_pairs == 12 and stats.max_meetings == 3
+
+
+def test_errors():
+    with pytest.raises(SeatingError):
+        seat_round(players(5), [], [4, 4], seed=1)
+    with pytest.raises(SeatingError):
+        seat_round([SeatingPlayer(1), SeatingPlayer(1), SeatingPlayer(2)], [], [3], seed=1)
+
+
+# --- shipped designs -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "design", "prefixes_ok"), DESIGNS)
+def test_designs_are_valid(name, design, prefixes_ok):
+    npts = sum(len(t) for t in design[0])
+    for rnd in design:
+        assert sorted(p for t in rnd for p in t) == list(range(npts)), name
+    assert schedule_stats(design).max_meetings <= 2
+    assert prefixes_ok
+
+
+def test_twelve_players_meet_the_pigeonhole_bound():
+    # with 3 tables, any two rounds share >= 3 pairs, so 6 rounds repeat >= 45 pairs unless a pair meets
+    # three times; the plan reaches 45 with nobody meeting three times, round by round too
+    ps = players(12)
+    for seed in range(3):
+        plan = plan_schedule(ps, 6, [4, 4, 4], seed=seed)
+        stats = schedule_stats(plan)
+        assert (stats.repeated_pairs, stats.max_meetings) == (45, 2)
+        hist = []
+        for r in range(6):
+            hist.append(seat_round(ps, hist, [4, 4, 4], seed=seed * 10 + r))
+            assert schedule_stats(hist).repeated_pairs == 3 * r * (r + 1) // 2
