@@ -87,3 +87,44 @@ class SeatFactory(factory.django.DjangoModelFactory):
         RegistrationFactory, tournament=factory.SelfAttribute("..round.tournament")
     )
     position = factory.Sequence(lambda n: n + 1)
+
+
+def seated_round(tournament, registrations, *, number=1, table_size=4, status=Round.Status.PUBLISHED):
+    """A round with its seating stored directly (no seating engine): tables of `table_size` in order."""
+    round_ = RoundFactory(tournament=tournament, number=number, status=status)
+    for index in range(0, len(registrations), table_size):
+        table = TableFactory(round=round_, number=index // table_size + 1)
+        for position, reg in enumerate(registrations[index:index + table_size], start=1):
+            SeatFactory(table=table, round=round_, registration=reg, position=position)
+    return round_
+
+
+def points_report(table, points, winner_position=1):
+    """SeatReports for a table: `points` per seat position (the winner's entry is ignored)."""
+    from engine.validation import SeatReport
+
+    seats = list(table.seats.order_by("position"))
+    return [
+        SeatReport(player_id=seat.registration_id, went_out=True) if seat.position == winner_position
+        else SeatReport(player_id=seat.registration_id, points=points[seat.position - 1])
+        for seat in seats
+    ]
+
+
+def play_round(tournament, user, *, seed=1, points=(0, 10, 20, 30, 40), close=True):
+    """Seat, publish, open, enter every table as the organizer (seat 1 goes out) and close a round."""
+    from tournament import services
+
+    round_ = services.round_seat(tournament=tournament, user=user, seed=seed)
+    services.round_publish(round_=round_, user=user)
+    services.round_open(round_=round_, user=user)
+    for table in round_.tables.all():
+        outcome = services.result_submit(
+            table=table, seats=points_report(table, points), source="organizer", user=user,
+            confirm_warnings=True,
+        )
+        assert outcome.stored, outcome.errors
+    if close:
+        services.round_close(round_=round_, user=user)
+    round_.refresh_from_db()
+    return round_

@@ -126,6 +126,8 @@ class Tournament(models.Model):
         _("require a second, independent entry of every result"), default=False
     )
     public = models.BooleanField(_("public page switched on"), default=False)
+    # With plan_all_rounds: {"players": [ids], "sizes": [...], "seed": n, "rounds": {"<number>": tables}}.
+    seating_plan = models.JSONField(default=dict, blank=True, editable=False)
     logo = models.ImageField(_("club logo for certificates"), upload_to="logos/", blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -132,3 +132,22 @@ def standings(
         list(regs), confirmed_results(tournament, rounds), rounds, standings_settings(tournament)
     )
     return rounds, [StandingLine(row=row, registration=regs[row.player_id]) for row in rows]
+
+
+def known_players(tournament: Tournament, user) -> list:
+    """Players of the organizer's earlier tournaments not yet registered here, by club then name.
+
+    Offered on the players page so a club's member list is typed once and added with one click.
+    """
+    from .models import Player
+
+    earlier = Tournament.objects.exclude(pk=tournament.pk)
+    if not user.is_superuser:
+        earlier = earlier.filter(organizers=user)
+    return list(
+        Player.objects.filter(registrations__tournament__in=earlier)
+        .exclude(registrations__tournament=tournament)
+        .select_related("club")
+        .distinct()
+        .order_by("club__name", "last_name", "first_name")
+    )

@@ -6,6 +6,7 @@ rows concerned are locked with `select_for_update` first.
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,16 +19,17 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from engine import seating
 from engine.cards import get_deck
 from engine.notation import format_hand
 from engine.scoring import ScoringFormat, round_scores
-from engine.validation import ReportContext, SeatReport, TableReport, Validation, validate_table
+from engine.validation import Issue, ReportContext, SeatReport, TableReport, Validation, validate_table
 
-from . import selectors
+from . import clock, selectors
+from .audit import audit
 from .models import (
-    AuditEntry,
     Club,
     Player,
     Registration,
@@ -39,30 +41,7 @@ from .models import (
     Tournament,
 )
 
-
-def audit(
-    *,
-    tournament: Tournament,
-    action: str,
-    user=None,
-    actor: str = "",
-    round_: Round | None = None,
-    table: Table | None = None,
-    before: Any = None,
-    after: Any = None,
-) -> AuditEntry:
-    if not actor and user is not None and user.is_authenticated:
-        actor = user.get_username()
-    return AuditEntry.objects.create(
-        tournament=tournament,
-        round=round_,
-        table=table,
-        user=user if user is not None and user.is_authenticated else None,
-        actor=actor,
-        action=action,
-        before=before,
-        after=after,
-    )
+logger = logging.getLogger(__name__)
 
 
 # --- Tournaments --------------------------------------------------------------------------------
@@ -277,6 +256,69 @@ def _store_seating(round_: Round, tables: Sequence[Sequence[int]]) -> None:
         )
 
 
+def _plan_current(plan: dict, players: list[int], sizes: list[int], number: int) -> bool:
+    rounds = plan.get("rounds", {})
+    return plan.get("players") == players and plan.get("sizes") == sizes and str(number) in rounds
+
+
+def _plan_rounds(
+    tournament: Tournament, *, regs: list[Registration], sizes: list[int], number: int, seed: int, warm: bool
+) -> dict:
+    """Plan rounds `number`..last; warm: start from the stored plan (players withdrew or arrived)."""
+    old = tournament.seating_plan.get("rounds", {}) if warm else {}
+    previous = [old[str(n)] for n in range(number, tournament.rounds_total + 1) if str(n) in old]
+    rounds = seating.plan_schedule(
+        selectors.seating_players(regs), tournament.rounds_total, sizes, seed=seed,
+        history=selectors.seating_history(tournament, before_round=number),
+        previous_plan=previous or None, preferred=tournament.table_size,
+    )
+    return {
+        "players": sorted(reg.pk for reg in regs), "sizes": sizes, "seed": seed,
+        "rounds": {str(number + offset): tables for offset, tables in enumerate(rounds)},
+    }
+
+
+@transaction.atomic
+def seating_plan_create(*, tournament: Tournament, user, seed: int | None = None) -> dict:
+    """Plan every round not yet seated, so start cards can list each player's tables in advance."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    number = tournament.rounds.exclude(status=Round.Status.DRAFT).count() + 1
+    if number > tournament.rounds_total:
+        raise ValidationError(_("All rounds have been played."))
+    regs = selectors.active_registrations(tournament)
+    sizes = table_sizes(tournament, len(regs))
+    seed = seed if seed is not None else secrets.randbits(48)
+    tournament.seating_plan = _plan_rounds(
+        tournament, regs=regs, sizes=sizes, number=number, seed=seed, warm=bool(tournament.seating_plan)
+    )
+    tournament.save(update_fields=["seating_plan"])
+    audit(tournament=tournament, user=user, action="seating_plan", after=tournament.seating_plan)
+    return tournament.seating_plan
+
+
+def _next_tables(
+    tournament: Tournament, *, regs: list[Registration], number: int, seed: int, redraw: bool
+) -> list[list[int]]:
+    sizes = table_sizes(tournament, len(regs))
+    if tournament.plan_all_rounds:
+        plan = tournament.seating_plan
+        ids = sorted(reg.pk for reg in regs)
+        if redraw or not _plan_current(plan, ids, sizes, number):
+            # A redraw plans afresh; a changed field of players re-plans from the stored plan.
+            plan = _plan_rounds(tournament, regs=regs, sizes=sizes, number=number, seed=seed, warm=not redraw)
+            tournament.seating_plan = plan
+            tournament.save(update_fields=["seating_plan"])
+        return plan["rounds"][str(number)]
+    return seating.seat_round(
+        selectors.seating_players(regs),
+        selectors.seating_history(tournament, before_round=number),
+        sizes,
+        seed=seed,
+        separate_clubs=tournament.separate_clubs if number == 1 else False,
+        preferred=tournament.table_size,
+    )
+
+
 @transaction.atomic
 def round_seat(*, tournament: Tournament, user, seed: int | None = None) -> Round:
     """Seat the next round (or re-seat the drafted one) with the engine, from a recorded seed."""
@@ -290,15 +332,8 @@ def round_seat(*, tournament: Tournament, user, seed: int | None = None) -> Roun
         round_ = None
     number = round_.number if round_ else (tournament.rounds.count() + 1)
     regs = selectors.active_registrations(tournament)
-    sizes = table_sizes(tournament, len(regs))
     seed = seed if seed is not None else secrets.randbits(48)
-    tables = seating.seat_round(
-        selectors.seating_players(regs),
-        selectors.seating_history(tournament, before_round=number),
-        sizes,
-        seed=seed,
-        separate_clubs=tournament.separate_clubs if number == 1 else False,
-    )
+    tables = _next_tables(tournament, regs=regs, number=number, seed=seed, redraw=round_ is not None)
     before = round_snapshot(round_) if round_ else None
     if round_ is None:
         round_ = Round.objects.create(tournament=tournament, number=number, seed=seed)
@@ -495,6 +530,9 @@ def result_submit(
     }
     if round_.status not in open_statuses:
         raise ValidationError(_("This round does not accept results."))
+    if source == Submission.Source.CAPTAIN and table.status == Table.Status.CONFIRMED:
+        # Checked under the table lock: a captain's late report never races past a confirmation.
+        raise ValidationError(_("This result has been confirmed; only the organizer can correct it now."))
     seat_regs = list(table.seats.order_by("position").values_list("registration_id", flat=True))
     names = {
         reg.pk: reg.player.name
@@ -510,6 +548,13 @@ def result_submit(
     validation = validate_table(
         TableReport(seated=seat_regs, seats=list(seats), stopped_by_time=stopped_by_time), context
     )
+    captain = source == Submission.Source.CAPTAIN
+    if stopped_by_time and captain and not clock.may_report_stopped_by_time(round_):
+        # The server decides, not the phone's clock: only a run-out round clock stops a round.
+        validation.errors.append(Issue(
+            code="clock_running", severity="error", params={}, player_id=None,
+            message=gettext_noop("The round clock has not run out: the round cannot be reported as stopped."),
+        ))
     if not validation.ok:
         return SubmitOutcome(validation=validation, errors=validation.errors)
     if validation.warnings and not confirm_warnings:
@@ -589,6 +634,20 @@ def result_confirm(*, submission: Submission, user) -> Submission:
     table.status = Table.Status.CONFIRMED
     table.save(update_fields=["status"])
     return submission
+
+
+@transaction.atomic
+def tournament_delete(*, tournament: Tournament, user) -> None:
+    """Delete a tournament with its rounds, results and audit log; players and clubs stay for the next one.
+
+    The audit log goes with the tournament, so the deletion itself is written to the server log.
+    """
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    logger.info(
+        "tournament %s (%s) deleted by %s", tournament.pk, tournament.name,
+        user.get_username() if user is not None and user.is_authenticated else "-",
+    )
+    tournament.delete()
 
 
 # --- Printing -----------------------------------------------------------------------------------

@@ -105,8 +105,21 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "PRAGMA foreign_keys=ON;"
         ),
     }
+    # Tests use a file as well: an in-memory database shared between threads runs in SQLite's shared
+    # cache, whose table locks fail at once ("database table is locked") instead of waiting for the
+    # busy timeout, so the concurrent-submission tests would not test what the hall runs.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# One process in the hall: an in-memory cache needs no set-up. It holds the wrong-captain-link counts
+# (tournament/ratelimit.py); with several gunicorn workers each counts on its own, which only
+# multiplies the limit by the number of workers.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "uno"}}
+CAPTAIN_WRONG_TOKENS_ALLOWED = int(os.environ.get("CAPTAIN_WRONG_TOKENS_ALLOWED", "20"))
+CAPTAIN_WRONG_TOKEN_WINDOW = int(os.environ.get("CAPTAIN_WRONG_TOKEN_WINDOW", "600"))
+# Only behind a reverse proxy of our own, which appends the client's address to X-Forwarded-For.
+TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -1,3 +1,9 @@
-"""Captain URLs."""
+"""Captain URLs: one page per table, reached by the table's secret token only."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from .views.captain import CaptainTableView
+
+urlpatterns = [
+    path("<str:token>/", CaptainTableView.as_view(), name="table"),
+]

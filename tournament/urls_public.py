@@ -1,3 +1,11 @@
-"""Public URLs."""
+"""Public URLs: the tournament page, its seat lookup and the projector (when switched on)."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from .views import projector, public
+
+urlpatterns = [
+    path("<int:tournament_pk>/", public.PublicTournamentView.as_view(), name="tournament"),
+    path("<int:tournament_pk>/seat-lookup/", public.SeatLookupView.as_view(), name="seat_lookup"),
+    path("<int:tournament_pk>/projector/", projector.ProjectorView.as_view(), name="projector"),
+]

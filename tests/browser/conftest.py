@@ -1,0 +1,1 @@
+from tests.tournament.conftest import english, fast_password_hashing  # noqa: F401  (autouse fixtures)

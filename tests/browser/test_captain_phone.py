@@ -1,0 +1,150 @@
+"""A table captain on a phone-sized screen: tap cards, fix an error, lose Wi-Fi, get confirmed."""
+
+import datetime
+import os
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from tests.factories import PlayerFactory, RegistrationFactory, RoundFactory, SeatFactory, TableFactory
+from tournament import selectors
+from tournament.models import Round, Submission, Table
+
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+@pytest.fixture
+def browser():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone_table(tournament):
+    round_ = RoundFactory(tournament=tournament, number=1, status=Round.Status.OPEN)
+    table = TableFactory(round=round_, number=3)
+    people = [
+        ("Anna", "Alt", datetime.date(1950, 3, 1)),
+        ("Ben", "Berg", datetime.date(1970, 1, 1)),
+        ("Cem", "Cakir", datetime.date(1980, 1, 1)),
+        ("Dora", "Dorn", datetime.date(2001, 6, 2)),
+    ]
+    for position, (first, last, born) in enumerate(people, start=1):
+        player = PlayerFactory(first_name=first, last_name=last, birth_date=born, birth_year=born.year)
+        SeatFactory(
+            table=table,
+            round=round_,
+            registration=RegistrationFactory(tournament=tournament, player=player),
+            position=position,
+        )
+    return table
+
+
+def player(page, name):
+    return page.locator("li.player", has_text=name)
+
+
+def tap_cards(page, name, *buttons):
+    row = player(page, name)
+    row.locator(".cards-input").click()
+    for button in buttons:
+        selector = f'.pick[data-colour="{button}"]' if button in "RYGB" else f'.pick[data-rank="{button}"]'
+        row.locator(selector).click()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_captain_reports_from_a_phone_and_the_organizer_confirms(
+    live_server, browser, phone_table, organizer
+):
+    captain_url = f"{live_server.url}/t/{phone_table.token}/"
+    phone = browser.new_context(viewport={"width": 360, "height": 740}, locale="en-US", has_touch=True)
+    page = phone.new_page()
+    page.goto(captain_url)
+    expect(page.locator("h1")).to_have_text("Round 1 · Table 3")
+    expect(player(page, "Anna Alt").locator(".role.deals")).to_be_visible()
+    expect(player(page, "Dora Dorn").locator(".role.starts")).to_be_visible()
+    # no horizontal scrolling at 360 px
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+    player(page, "Anna Alt").get_by_label("went out").check()
+    tap_cards(page, "Ben Berg", "R", "7", "Rev", "W", "9")
+    expect(player(page, "Ben Berg").locator(".chip")).to_have_count(4)
+    player(page, "Ben Berg").locator(".chip").nth(3).click()  # remove the 9 again
+    expect(player(page, "Ben Berg").locator(".cards-input")).to_have_value("R7 Rev W")
+    expect(player(page, "Ben Berg").locator(".total")).to_have_text("77 points · 3 cards")
+    player(page, "Cem Cakir").locator(".cards-input").fill("7 7 Kuh")
+    tap_cards(page, "Dora Dorn", "Y", "0")
+    expect(player(page, "Dora Dorn").locator(".cards-input")).to_have_value("Y0")
+
+    page.get_by_role("button", name="Send result").click()
+    expect(player(page, "Cem Cakir").locator(".errorlist")).to_have_text(
+        "Cem Cakir: the card Kuh is unknown."
+    )
+    for other in ("Anna Alt", "Ben Berg", "Dora Dorn"):
+        expect(player(page, other).locator(".errorlist")).to_have_count(0)
+    expect(player(page, "Ben Berg").locator(".cards-input")).to_have_value("R7 Rev W")
+    expect(player(page, "Cem Cakir").locator(".cards-input")).to_have_value("7 7 Kuh")
+    expect(player(page, "Anna Alt").get_by_label("went out")).to_be_checked()
+    assert not Submission.objects.exists()
+
+    # a reload keeps everything typed, even what the server has not seen yet
+    player(page, "Cem Cakir").locator(".cards-input").fill("7 7 +4")
+    page.reload()
+    expect(player(page, "Cem Cakir").locator(".cards-input")).to_have_value("7 7 +4")
+    expect(player(page, "Ben Berg").locator(".cards-input")).to_have_value("R7 Rev W")
+    expect(player(page, "Anna Alt").get_by_label("went out")).to_be_checked()
+
+    # the Wi-Fi drops while sending: nothing is lost, sending again stores it once
+    phone.set_offline(True)
+    page.get_by_role("button", name="Send result").click()
+    expect(page.locator(".offline-note")).to_be_visible()
+    expect(player(page, "Cem Cakir").locator(".cards-input")).to_have_value("7 7 +4")
+    phone.set_offline(False)
+    page.get_by_role("button", name="Send result").click()
+    expect(page.locator(".message.success")).to_contain_text("waiting for the organizer")
+    expect(page.locator(".result.is-reported")).to_contain_text("R7 W Rev")
+    submission = Submission.objects.get()
+    assert (submission.version, submission.source, submission.token) == (1, "captain", phone_table.token)
+    assert page.evaluate(f"localStorage.getItem('captain:{phone_table.token}')") is None
+
+    _rounds, before = selectors.standings(phone_table.round.tournament, include_open=True)
+    assert all(line.row.total == 0 for line in before)
+
+    # the organizer confirms on the table's history page
+    desk = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    organizer_page = desk.new_page()
+    organizer_page.goto(f"{live_server.url}/accounts/login/")
+    organizer_page.fill("input[name=username]", organizer.username)
+    organizer_page.fill("input[name=password]", "secret-pass-123")
+    organizer_page.locator("main form [type=submit]").click()
+    tournament_id = phone_table.round.tournament_id
+    organizer_page.goto(f"{live_server.url}/{tournament_id}/rounds/1/tables/3/")
+    organizer_page.get_by_role("button", name="Confirm version 1").click()
+    expect(organizer_page.locator("#table-status")).to_have_text("confirmed")
+
+    phone_table.refresh_from_db()
+    assert phone_table.status == Table.Status.CONFIRMED
+    _rounds, after = selectors.standings(phone_table.round.tournament, include_open=True)
+    totals = {line.registration.player.first_name: line.row.total for line in after}
+    assert totals == {"Anna": 0, "Ben": 77, "Cem": 64, "Dora": 0}
+
+    # the captain now sees the confirmed result, read-only
+    page.reload()
+    expect(page.locator(".result.is-confirmed")).to_contain_text("Confirmed result")
+    expect(page.locator("form.report-form")).to_have_count(0)
+    page.screenshot(path="/tmp/captain-confirmed.png", full_page=True) if os.environ.get(
+        "SCREENSHOTS"
+    ) else None

@@ -1,0 +1,86 @@
+"""The projector in a real browser: a confirmed result shows up by itself, without a page reload."""
+
+import os
+
+import pytest
+
+from engine.validation import SeatReport
+from tests.factories import RegistrationFactory, TournamentFactory, UserFactory, seated_round
+from tournament import clock, services
+from tournament.models import Round, Submission
+
+pytestmark = pytest.mark.browser
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run", "--disable-quic",
+]
+
+
+@pytest.fixture
+def page():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport={"width": 1600, "height": 900}, locale="en")
+        yield context.new_page()
+        browser.close()
+
+
+@pytest.fixture
+def hall(transactional_db):
+    organizer = UserFactory(username="hall-organizer")
+    tournament = TournamentFactory(public=True, organizers=[organizer])
+    names = [("Anna", "Adler"), ("Bruno", "Berg"), ("Carla", "Cramer"), ("Dirk", "Dorn")]
+    players = [
+        RegistrationFactory(tournament=tournament, start_number=i + 1, player__first_name=first,
+                            player__last_name=last)
+        for i, (first, last) in enumerate(names)
+    ]
+    round_ = seated_round(tournament, players, status=Round.Status.OPEN)
+    return tournament, organizer, players, round_
+
+
+def test_confirmed_result_appears_on_the_projector_within_one_refresh(live_server, page, hall):
+    tournament, organizer, players, round_ = hall
+    every = 2
+    page.goto(f"{live_server.url}/p/{tournament.pk}/projector/?show=standings&every={every}")
+    page.wait_for_selector("#stage[data-slide='empty']")
+    page.evaluate("window.notReloaded = true")
+
+    table = round_.tables.get()
+    outcome = services.result_submit(
+        table=table, source=Submission.Source.ORGANIZER, user=organizer,
+        seats=[SeatReport(player_id=reg.pk, points=points, went_out=points == 0)
+               for reg, points in zip(players, [23, 0, 7, 61], strict=True)],
+    )
+    assert outcome.submission.confirmed
+
+    # One refresh is `every` seconds away; allow for the request itself, no more.
+    page.wait_for_selector("#stage[data-slide='standings']", timeout=(every + 1.5) * 1000)
+    rows = page.locator(".standings-list li")
+    assert rows.count() == 4
+    assert [rows.nth(i).get_attribute("data-player") for i in range(4)] == [
+        "Bruno Berg", "Carla Cramer", "Anna Adler", "Dirk Dorn",
+    ]
+    assert [rows.nth(i).get_attribute("data-total") for i in range(4)] == ["0", "7", "23", "61"]
+    assert page.evaluate("window.notReloaded") is True  # swapped by htmx, not reloaded
+    # Nothing to scroll: the projector never jumps.
+    assert page.evaluate("document.scrollingElement.scrollHeight <= window.innerHeight")
+
+
+def test_projector_counts_the_clock_down_without_polling(live_server, page, hall):
+    tournament, organizer, _players, round_ = hall
+    clock.clock_start(round_=round_, user=organizer, minutes=10)
+    requests = []
+    page.on("request", lambda request: requests.append(request.url) if "/projector/" in request.url else None)
+    page.goto(f"{live_server.url}/p/{tournament.pk}/projector/?every=30")
+    page.wait_for_selector("#stage[data-slide='seating'] .round-clock.running")
+    first = page.text_content("[data-clock-time]")
+    changed = "(first) => document.querySelector('[data-clock-time]').textContent !== first"
+    page.wait_for_function(changed, arg=first, timeout=3000)
+    assert page.text_content("[data-clock-time]").startswith("9:5")
+    assert len(requests) == 1  # the countdown ran without asking the server
+    assert page.locator(".seat-list li").count() == 4

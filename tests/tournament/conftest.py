@@ -1,0 +1,67 @@
+"""Fixtures for the tournament tests. Captain tests: an open round with two tables of four."""
+
+import datetime
+
+import pytest
+
+from tests.factories import PlayerFactory, RegistrationFactory, RoundFactory, SeatFactory, TableFactory
+from tournament.models import Round
+
+
+@pytest.fixture
+def open_round(tournament):
+    return RoundFactory(tournament=tournament, number=1, status=Round.Status.OPEN)
+
+
+def _table(round_, number, players):
+    table = TableFactory(round=round_, number=number)
+    for position, player in enumerate(players, start=1):
+        reg = RegistrationFactory(tournament=round_.tournament, player=player)
+        SeatFactory(table=table, round=round_, registration=reg, position=position)
+    return table
+
+
+@pytest.fixture
+def table(open_round):
+    """Table 1: Anna (oldest, deals), Ben, Cem, Dora (youngest, starts)."""
+    return _table(
+        open_round,
+        1,
+        [
+            PlayerFactory(first_name="Anna", last_name="Alt", birth_date=datetime.date(1950, 3, 1)),
+            PlayerFactory(first_name="Ben", last_name="Berg", birth_year=1970),
+            PlayerFactory(first_name="Cem", last_name="Cakir", birth_year=1980),
+            PlayerFactory(first_name="Dora", last_name="Dorn", birth_date=datetime.date(2001, 6, 2)),
+        ],
+    )
+
+
+@pytest.fixture
+def other_table(open_round):
+    return _table(open_round, 2, [PlayerFactory(first_name=f"Other{i}") for i in range(4)])
+
+
+def seat_ids(table):
+    return list(table.seats.order_by("position").values_list("registration_id", flat=True))
+
+
+def report_data(table, *, winner=0, hands=("", "R7 Rev W", "7 7 +4", "Y0"), key="k1", **extra):
+    """POST data: the player at index `winner` went out, the others hold `hands`."""
+    ids = seat_ids(table)
+    data = {"idempotency_key": key, "outcome": str(ids[winner])}
+    for reg_id, hand in zip(ids, hands, strict=True):
+        data[f"cards-{reg_id}"] = hand
+    data.update(extra)
+    return data
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """PBKDF2 costs about a second per test user; these tests need no strong hashes."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def english(settings):
+    """Assertions read the English source strings, whatever translations exist."""
+    settings.LANGUAGE_CODE = "en"

@@ -1,0 +1,134 @@
+"""Create, edit, see and delete a tournament."""
+
+from django.urls import reverse
+
+from tests.factories import play_round
+from tournament.models import AuditEntry, Player, Tournament
+
+
+def settings_post(**overrides):
+    data = {
+        "name": "Frühjahrsturnier",
+        "date": "2026-04-12",
+        "venue": "Pfarrsaal",
+        "rounds_total": "6",
+        "table_size": "4",
+        "table_min": "3",
+        "table_max": "5",
+        "fill": "smaller",
+        "scoring": "minus",
+        "end_rule": "rounds",
+        "threshold": "",
+        "missed_rounds": "after",
+        "time_limit_minutes": "",
+        "tiebreak_order": "rounds_won,worst_round",
+        "separate_clubs": "on",
+    }
+    data.update(overrides)
+    return data
+
+
+def test_create_tournament_with_format_settings(organizer_client, organizer):
+    page = organizer_client.get(reverse("organizer:tournament_create"))
+    assert page.status_code == 200
+    assert page.context["form"]["rounds_total"].value() == 6
+    response = organizer_client.post(
+        reverse("organizer:tournament_create"),
+        settings_post(
+            rounds_total="5",
+            scoring="winner",
+            end_rule="threshold",
+            threshold="500",
+            time_limit_minutes="20",
+            tiebreak_order="worst_round",
+            public="on",
+            require_second_entry="on",
+            fill="larger",
+        ),
+    )
+    tournament = Tournament.objects.get(name="Frühjahrsturnier")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("organizer:players", args=[tournament.pk])
+    assert list(tournament.organizers.all()) == [organizer]
+    assert (tournament.rounds_total, tournament.scoring, tournament.end_rule, tournament.threshold) == (
+        5,
+        "winner",
+        "threshold",
+        500,
+    )
+    assert tournament.tiebreaks == ["worst_round"]
+    assert tournament.time_limit_minutes == 20 and tournament.public and tournament.require_second_entry
+    assert tournament.fill == "larger" and tournament.separate_clubs
+
+
+def test_create_rejects_bad_table_sizes_and_missing_threshold(organizer_client):
+    response = organizer_client.post(
+        reverse("organizer:tournament_create"), settings_post(table_min="5", end_rule="threshold")
+    )
+    assert response.status_code == 200
+    form = response.context["form"]
+    assert form.errors["table_min"] == ["Table sizes must satisfy 2 ≤ smallest ≤ preferred ≤ largest ≤ 10."]
+    assert "threshold" in form.errors and not form.non_field_errors()
+    assert not Tournament.objects.exists()
+
+
+def test_edit_saves_changes_with_audit(organizer_client, tournament):
+    url = reverse("organizer:tournament_edit", args=[tournament.pk])
+    page = organizer_client.get(url)
+    assert page.context["form"]["tiebreak_order"].value() == "rounds_won,worst_round"
+    response = organizer_client.post(
+        url, settings_post(name=tournament.name, rounds_total="4", tiebreak_order="worst_round,rounds_won")
+    )
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.rounds_total == 4 and tournament.tiebreaks == ["worst_round", "rounds_won"]
+    entry = AuditEntry.objects.get(tournament=tournament, action="tournament_update")
+    assert entry.after["rounds_total"] == 4
+
+
+def test_overview_shows_counts_and_next_step(organizer_client, tournament, players, organizer):
+    play_round(tournament, organizer, seed=3)
+    response = organizer_client.get(reverse("organizer:tournament", args=[tournament.pk]))
+    assert response.context["counts"]["checked_in"] == 12
+    assert response.context["closed_rounds"] == 1
+    content = response.content.decode()
+    assert reverse("organizer:round", args=[tournament.pk, 1]) in content
+    assert 'class="subnav"' in content
+
+
+def test_delete_needs_the_name_and_keeps_players(organizer_client, tournament, players):
+    url = reverse("organizer:tournament_delete", args=[tournament.pk])
+    assert organizer_client.get(url).status_code == 200
+    organizer_client.post(url, {"confirm_name": "wrong"})
+    assert Tournament.objects.filter(pk=tournament.pk).exists()
+    response = organizer_client.post(url, {"confirm_name": tournament.name})
+    assert response.status_code == 302 and response["Location"] == reverse("home")
+    assert not Tournament.objects.filter(pk=tournament.pk).exists()
+    assert Player.objects.count() == 12
+
+
+def test_load_demo_builds_a_consistent_tournament(organizer):
+    from django.core.management import call_command
+
+    from tournament import selectors
+    from tournament.models import Round, Table
+
+    call_command("load_demo", owner=organizer.username)
+    tournament = Tournament.objects.get()
+    assert tournament.is_organizer(organizer)
+    assert tournament.registrations.count() == 23
+    statuses = list(tournament.rounds.order_by("number").values_list("status", flat=True))
+    assert statuses == [Round.Status.CLOSED] * 3 + [Round.Status.OPEN]
+    rounds, lines = selectors.standings(tournament)
+    assert rounds == [1, 2, 3] and len(lines) == 23
+    fourth = tournament.rounds.get(number=4)
+    assert set(fourth.tables.values_list("status", flat=True)) == {
+        Table.Status.REPORTED,
+        Table.Status.WAITING,
+    }
+    # Reproducible: the same seed deals the same hands.
+    first_totals = [(line.player.name, line.row.total) for line in lines]
+    Tournament.objects.all().delete()
+    call_command("load_demo", owner=organizer.username)
+    _rounds, again = selectors.standings(Tournament.objects.get())
+    assert [(line.player.name, line.row.total) for line in again] == first_totals

@@ -1,0 +1,27 @@
+"""Tags that drop the live parts into any page: `{% load live %}` then
+`{% round_clock round %}` (the countdown) or `{% clock_controls round %}` (the organizer's buttons)."""
+
+from django import template
+
+from .. import clock
+from ..views.clock import clock_controls_context
+
+register = template.Library()
+
+
+@register.inclusion_tag("tournament/_clock.html", takes_context=True)
+def round_clock(context, round_, refresh_url: str = ""):
+    return {
+        "clock": clock.clock_state(round_),
+        "clock_refresh_url": refresh_url,
+        "request": context.get("request"),
+    }
+
+
+@register.inclusion_tag("tournament/organizer/_clock_controls.html", takes_context=True)
+def clock_controls(context, round_):
+    return {
+        **clock_controls_context(round_),
+        "request": context.get("request"),
+        "csrf_token": context.get("csrf_token"),
+    }

@@ -1,0 +1,231 @@
+"""The table captain's page: one table of one round, reached only through its secret link.
+
+The token in the URL is the only credential. A wrong token is counted per address (rate limited,
+see tournament.ratelimit) and answered like any missing page; the page never links to organizer
+pages, and every response tells the browser not to cache it or pass the link on as a referrer.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+
+from django.core.exceptions import ValidationError
+from django.db import DatabaseError
+from django.db.models import Prefetch
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.decorators import method_decorator
+from django.utils.translation import gettext as _
+from django.views import View
+from django.views.decorators.cache import never_cache
+
+from engine.cards import get_deck
+
+from .. import clock, ratelimit, services
+from ..captain import (
+    CONFIRM_FIELD,
+    KEY_FIELD,
+    OUTCOME_FIELD,
+    STOPPED_BY_TIME,
+    ReportForm,
+    form_from_submission,
+    player_rows,
+    read_form,
+)
+from ..models import Round, Seat, Submission, SubmissionEntry, Table
+
+TEMPLATE = "tournament/captain/table.html"
+
+
+def _private(response: HttpResponse) -> HttpResponse:
+    """The link is a secret: never leak it through the Referer header or a search engine."""
+    response["Referrer-Policy"] = "no-referrer"
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
+def table_fingerprint(table: Table) -> str:
+    """Changes whenever something the captain sees changes: status, round status, versions."""
+    versions = table.submissions.count()
+    return f"{table.status}.{table.round.status}.{versions}"
+
+
+@method_decorator(never_cache, name="dispatch")
+class CaptainTableView(View):
+    """GET shows the table (entry form, reported or confirmed result); POST submits a report."""
+
+    table: Table
+
+    def dispatch(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if ratelimit.is_blocked(request):
+            response = self.refusal(request, "tournament/captain/blocked.html", status=429)
+            response["Retry-After"] = str(ratelimit.window_seconds())
+            return _private(response)
+        token = kwargs["token"]
+        table = Table.objects.select_related("round__tournament").filter(token=token).first()
+        if table is None:
+            ratelimit.record_wrong_token(request)
+        if table is None or table.round.status == Round.Status.DRAFT:
+            return _private(self.refusal(request, "tournament/captain/not_found.html", status=404))
+        self.table = table
+        return _private(super().dispatch(request, *args, **kwargs))
+
+    @staticmethod
+    def refusal(request: HttpRequest, template: str, *, status: int) -> HttpResponse:
+        """A whole page; the phone's script reloads to show it (what was typed stays stored)."""
+        response = render(request, template, status=status)
+        if request.htmx:
+            response["HX-Refresh"] = "true"
+        return response
+
+    # --- reading ----------------------------------------------------------------------------
+
+    def seats(self) -> list[Seat]:
+        return list(
+            self.table.seats.select_related("registration__player").order_by("position")
+        )
+
+    def submissions(self) -> list[Submission]:
+        return list(
+            self.table.submissions.prefetch_related(
+                Prefetch("entries", queryset=SubmissionEntry.objects.select_related("registration__player"))
+            ).order_by("-version")
+        )
+
+    def render_page(
+        self, request: HttpRequest, *, form: ReportForm | None = None, validation=None,
+        message: str = "", stored: bool = False, status: int = 200,
+    ) -> HttpResponse:
+        table, round_ = self.table, self.table.round
+        seats = self.seats()
+        registration_ids = [seat.registration_id for seat in seats]
+        submissions = self.submissions()
+        confirmed = next((s for s in submissions if s.confirmed), None)
+        # With a second, independent entry the captain must not see what the organizer typed.
+        reported = next((s for s in submissions if s.source == Submission.Source.CAPTAIN), None)
+        if form is None:
+            form = form_from_submission(reported, registration_ids)
+        rows, table_issues = player_rows(seats, form, validation)
+        read_only = confirmed is not None or round_.status == Round.Status.CLOSED
+        shown = confirmed or reported
+        context = {
+            "table": table,
+            "round": round_,
+            "tournament": round_.tournament,
+            "rows": rows,
+            "table_issues": table_issues,
+            "form": form,
+            "confirmed": confirmed,
+            "reported": reported,
+            "shown": shown,
+            "shown_entries": _entries_in_seat_order(shown, seats) if shown else [],
+            "read_only": read_only,
+            "accepts": round_.status == Round.Status.OPEN and not read_only,
+            "time_limit": clock.may_report_stopped_by_time(round_),
+            "validation_shown": validation is not None,
+            "needs_confirmation": bool(validation and validation.needs_confirmation),
+            "message": message,
+            "just_stored": stored,
+            "stored_keys": [s.idempotency_key for s in submissions if s.idempotency_key],
+            "fingerprint": table_fingerprint(table),
+            "deck": deck_data(round_.tournament.deck),
+            "texts": {
+                "total": _("{points} points · {cards} cards"),
+                "unknown": _("? (checked when sent)"),
+                "remove": _("Remove"),
+            },
+            "field_names": {
+                "outcome": OUTCOME_FIELD, "time": STOPPED_BY_TIME, "key": KEY_FIELD, "confirm": CONFIRM_FIELD,
+            },
+        }
+        template = TEMPLATE + "#page" if request.htmx else TEMPLATE
+        return render(request, template, context, status=status)
+
+    def get(self, request: HttpRequest, token: str) -> HttpResponse:
+        since = request.GET.get("since")
+        if since is not None:
+            return self.poll(since)
+        return self.render_page(request, stored=bool(request.GET.get("sent")))
+
+    def poll(self, since: str) -> HttpResponse:
+        """The page asks every few seconds whether anything changed; reload only if it did."""
+        if since == table_fingerprint(self.table):
+            return HttpResponse(status=204)
+        response = HttpResponse(status=204)
+        response["HX-Refresh"] = "true"
+        return response
+
+    # --- writing ----------------------------------------------------------------------------
+
+    def post(self, request: HttpRequest, token: str) -> HttpResponse:
+        table = self.table
+        seats = self.seats()
+        form = read_form(request.POST, [seat.registration_id for seat in seats])
+        if table.submissions.filter(idempotency_key=form.idempotency_key).exists():
+            return self.stored(request)  # a repeated POST (lost answer, double tap): already stored
+        if table.status == Table.Status.CONFIRMED or table.round.status == Round.Status.CLOSED:
+            return self.render_page(
+                request, message=_("This result is final; the round no longer accepts reports here."),
+                status=403,
+            )
+        if table.round.status != Round.Status.OPEN:
+            return self.render_page(
+                request, form=form, status=409,
+                message=_("The organizer has not opened this round for results yet. "
+                          "Your entries are kept; send them again in a moment."),
+            )
+        try:
+            outcome = services.result_submit(
+                table=table,
+                seats=form.seat_reports(form.values),
+                source=Submission.Source.CAPTAIN,
+                token=token,
+                ip_address=_address(request),
+                idempotency_key=form.idempotency_key,
+                stopped_by_time=form.stopped_by_time,
+                confirm_warnings=form.confirm_warnings,
+            )
+        except ValidationError as exc:  # the round was closed or confirmed a moment ago
+            self.table.refresh_from_db()
+            return self.render_page(request, message=" ".join(exc.messages), status=403)
+        except DatabaseError:
+            return self.render_page(
+                request, form=form, status=503,
+                message=_("The server is busy. Nothing is lost: send the result again in a moment."),
+            )
+        if outcome.stored:
+            return self.stored(request)
+        return self.render_page(request, form=form, validation=outcome.validation)
+
+    def stored(self, request: HttpRequest) -> HttpResponse:
+        if request.htmx:
+            self.table.refresh_from_db()
+            return self.render_page(request, stored=True)
+        response = redirect(request.path + "?sent=1")
+        response.status_code = 303  # see other: the browser fetches the page with GET
+        return response
+
+
+def _address(request: HttpRequest) -> str | None:
+    address = ratelimit.client_ip(request)
+    try:
+        return str(ipaddress.ip_address(address))
+    except ValueError:
+        return None
+
+
+def deck_data(key: str) -> dict:
+    """The deck for the card picker and the page's running total (values come from the engine)."""
+    deck = get_deck(key)
+    return {
+        "colours": list(deck.colours),
+        "ranks": [
+            {"code": spec.code, "value": spec.value, "black": spec.is_black, "label": spec.label}
+            for spec in deck.ranks
+        ],
+    }
+
+
+def _entries_in_seat_order(submission: Submission, seats: list[Seat]) -> list[SubmissionEntry]:
+    position = {seat.registration_id: seat.position for seat in seats}
+    return sorted(submission.entries.all(), key=lambda e: position.get(e.registration_id, 0))

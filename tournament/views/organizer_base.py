@@ -1,0 +1,50 @@
+"""What every organizer page shares: the permission check, the sub-navigation, errors as messages."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.views.generic import FormView, TemplateView, View
+
+from ..permissions import TournamentOrganizerMixin
+
+
+def error_text(error: ValidationError) -> str:
+    return " ".join(error.messages)
+
+
+def client_ip(request) -> str | None:
+    return request.META.get("REMOTE_ADDR") or None
+
+
+class OrganizerMixin(TournamentOrganizerMixin):
+    """A page under /<tournament_pk>/…; `section` marks the active sub-navigation tab."""
+
+    section = ""
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["section"] = self.section
+        return context
+
+    def render_partial(self, partial: str, context: dict | None = None):
+        """Render one `{% partialdef %}` of this page's template (for htmx requests)."""
+        self.template_name = f"{self.template_name}#{partial}"
+        return self.render_to_response(context if context is not None else self.get_context_data())
+
+
+class OrganizerPage(OrganizerMixin, TemplateView):
+    pass
+
+
+class OrganizerFormPage(OrganizerMixin, FormView):
+    pass
+
+
+class OrganizerAction(TournamentOrganizerMixin, View):
+    """A POST-only action; service errors become messages on the page the user returns to."""
+
+    http_method_names = ["post"]
+
+    def fail(self, error: ValidationError) -> None:
+        messages.error(self.request, error_text(error))

@@ -1,0 +1,111 @@
+"""The hall's projector: seating (alphabetical) and standings, taking turns, refreshed by htmx.
+
+The page polls its own URL; each answer is the next slide as a fragment that carries the URL of the
+slide after it. Long lists are paged into columns, never scrolled, so nothing jumps on a refresh.
+Reached by the tournament's organizers and, when the public page is on, by anyone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode
+
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views import View
+
+from .. import clock, live
+from ..charts import PROJECTOR_SIZE, chart_for_standings
+from ..qr import absolute_url, qr_svg
+
+ROWS_PER_COLUMN = 15
+SEATING_COLUMNS = 3
+STANDINGS_COLUMNS = 2
+TOP_PLACES = 3
+SHOW_CHOICES = ("all", "seating", "standings", "chart")
+DEFAULT_SECONDS, MIN_SECONDS, MAX_SECONDS = 10, 2, 120
+
+
+@dataclass
+class Slide:
+    kind: str  # "seating", "standings", "chart" or "empty"
+    heading: str
+    columns: list[list[Any]] = field(default_factory=list)
+    page: int = 1
+    pages: int = 1
+
+
+def _columns(items: list[Any], per_column: int, columns: int) -> list[list[list[Any]]]:
+    """Split a list into pages of columns (each page: up to `columns` lists of `per_column` items)."""
+    per_page = per_column * columns
+    pages = [items[start:start + per_page] for start in range(0, len(items), per_page)]
+    return [[page[c:c + per_column] for c in range(0, len(page), per_column)] for page in pages]
+
+
+def build_slides(
+    *, show: str, round_, seating: list[live.SeatLine], rounds: list[int], lines: list
+) -> list[Slide]:
+    slides: list[Slide] = []
+    if show in ("all", "seating") and seating:
+        heading = _("Round %(number)s: who sits where") % {"number": round_.number}
+        pages = _columns(seating, ROWS_PER_COLUMN, SEATING_COLUMNS)
+        slides += [
+            Slide("seating", heading, columns, page=n, pages=len(pages)) for n, columns in enumerate(pages, 1)
+        ]
+    if show in ("all", "standings") and lines:
+        heading = _("Standings after round %(number)s") % {"number": rounds[-1]}
+        pages = _columns(lines, ROWS_PER_COLUMN, STANDINGS_COLUMNS)
+        slides += [
+            Slide("standings", heading, cols, page=n, pages=len(pages)) for n, cols in enumerate(pages, 1)
+        ]
+    if show in ("all", "chart") and lines:
+        slides.append(Slide("chart", _("Standings after round %(number)s") % {"number": rounds[-1]}))
+    return slides or [Slide("empty", _("Welcome!"))]
+
+
+def _int(value: str | None, default: int) -> int:
+    try:
+        return int(value) if value is not None else default
+    except ValueError:
+        return default
+
+
+class ProjectorView(View):
+    template_name = "tournament/projector/projector.html"
+
+    def get(self, request, tournament_pk: int):
+        tournament = live.tournament_for_viewer(request.user, tournament_pk)
+        show = request.GET.get("show", "all")
+        show = show if show in SHOW_CHOICES else "all"
+        every = min(MAX_SECONDS, max(MIN_SECONDS, _int(request.GET.get("every"), DEFAULT_SECONDS)))
+        index = max(0, _int(request.GET.get("slide"), 0))
+
+        round_ = live.shown_round(tournament)
+        seating = live.seating_alphabetical(round_) if show in ("all", "seating") else []
+        rounds, lines = live.live_standings(tournament) if show != "seating" else ([], [])
+        slides = build_slides(show=show, round_=round_, seating=seating, rounds=rounds, lines=lines)
+        slide = slides[index % len(slides)]
+        next_query = urlencode({"show": show, "every": every, "slide": (index + 1) % len(slides)})
+        public_url = absolute_url(reverse("public:tournament", args=[tournament.pk]), request)
+        context = {
+            "tournament": tournament,
+            "round": round_,
+            "clock": clock.clock_state(round_),
+            "slide": slide,
+            "slide_index": index % len(slides),
+            "slide_count": len(slides),
+            "every": every,
+            "poll_url": f"{request.path}?{next_query}",
+            "top_places": TOP_PLACES,
+            "rows_per_column": ROWS_PER_COLUMN,
+            "chart_svg": (
+                chart_for_standings(rounds, lines, top=TOP_PLACES, size=PROJECTOR_SIZE)
+                if slide.kind == "chart" else ""
+            ),
+            "public_url": public_url if tournament.public else "",
+            "public_qr": qr_svg(public_url, scale=4) if tournament.public and slide.kind == "seating" else "",
+        }
+        template = f"{self.template_name}#stage" if request.htmx else self.template_name
+        return render(request, template, context)

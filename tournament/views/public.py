@@ -1,0 +1,74 @@
+"""The public tournament page (switched on by the organizer): where do I sit, seating, standings.
+
+It shows names and clubs only; no captain links, start numbers or birth data ever reach it.
+When the page is switched off it answers 404 to everybody but the tournament's organizers, who see
+a preview.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import render
+from django.urls import reverse
+from django.views import View
+
+from .. import clock, live, selectors
+from ..charts import chart_for_standings
+from ..models import Registration, Round, Tournament
+
+TEMPLATE = "tournament/public/tournament.html"
+
+
+def page_context(tournament: Tournament, rounds: list[Round]) -> dict[str, Any]:
+    by_round = live.seating_by_table(rounds)
+    standing_rounds, lines = selectors.standings(tournament)
+    return {
+        "tournament": tournament,
+        "preview": not tournament.public,
+        "rounds": [(round_, by_round.get(round_.number, [])) for round_ in rounds],
+        "current_round": rounds[0] if rounds else None,
+        "clock": clock.clock_state(rounds[0] if rounds else None),
+        "standing_rounds": standing_rounds,
+        "lines": lines,
+        "chart_svg": chart_for_standings(standing_rounds, lines),
+        "lookup_url": reverse("public:seat_lookup", args=[tournament.pk]),
+        "projector_url": reverse("public:projector", args=[tournament.pk]),
+        "query": "",
+        "results": [],
+        "searched": False,
+    }
+
+
+def lookup_context(tournament: Tournament, rounds: list[Round], query: str) -> dict[str, Any]:
+    found = live.find_players(tournament, query)
+    seats = live.seats_of(found, rounds)
+    results = [
+        {
+            "name": reg.player.name,
+            "club": reg.player.club_name,
+            "withdrawn": reg.status == Registration.Status.WITHDRAWN,
+            "seats": [(round_.number, seats[reg.pk].get(round_.number)) for round_ in rounds],
+        }
+        for reg in found
+    ]
+    return {"query": query, "results": results, "searched": len(query) >= 2}
+
+
+class PublicTournamentView(View):
+    def get(self, request, tournament_pk: int):
+        tournament = live.tournament_for_viewer(request.user, tournament_pk)
+        rounds = live.published_rounds(tournament)
+        return render(request, TEMPLATE, page_context(tournament, rounds))
+
+
+class SeatLookupView(View):
+    """Search as you type (htmx: only the results), or the whole page with the results without script."""
+
+    def get(self, request, tournament_pk: int):
+        tournament = live.tournament_for_viewer(request.user, tournament_pk)
+        rounds = live.published_rounds(tournament)
+        context = lookup_context(tournament, rounds, request.GET.get("q", "").strip())
+        if request.htmx:
+            return render(request, f"{TEMPLATE}#lookup_results", {"tournament": tournament, **context})
+        return render(request, TEMPLATE, {**page_context(tournament, rounds), **context})
