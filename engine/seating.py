@@ -81,6 +81,7 @@ _MAX_TABLES = 40  # tables looked at per move in big rounds
 _PLAN_BUDGET = 900_000  # split over the starts
 _ROUND_BUDGET = 120_000
 _GREEDY_BUDGET = 20_000  # per round of the starting solution of a plan
+_LOOKAHEAD = 1  # seat_round plans this many rounds more (not returned), unless told n_rounds
 _STARTS = 3  # independent starts of a plan when the first does not reach the lower bound
 
 
@@ -938,6 +939,7 @@ def seat_round(
     seed: int,
     separate_clubs: bool | None = None,
     preferred: int | None = None,
+    n_rounds: int | None = None,
 ) -> Round:
     """The next round: tables in the order of ``sizes``, each a list of player ids in seat order.
 
@@ -954,8 +956,22 @@ def seat_round(
         cont = _design_rounds(ctx, ctx.history, 1, None, rng)
         if cont:
             rnd = cont[0]
-    if rnd is None:
+    ahead = _LOOKAHEAD if n_rounds is None else max(0, n_rounds - len(ctx.history) - 1)
+    if rnd is None and (not ctx.history or ahead == 0):
         rnd = _seat_one(ctx, rng, separate_clubs, _ROUND_BUDGET)
+    if rnd is None:
+        # plan this round together with the next ones (not returned), so that it does not leave them
+        # without good seatings
+        levels0 = ctx.levels()
+        rounds = []
+        clubs = [separate_clubs] + [False] * ahead
+        for i in range(1 + ahead):
+            r = _seat_one(ctx, rng, clubs[i], _GREEDY_BUDGET)
+            _count_odd(ctx, r)
+            rounds.append(r)
+        search = _Search(ctx, rounds, levels0, clubs, rng)
+        search.run(_ROUND_BUDGET)
+        rnd = search.rounds[0]
     return ctx.to_ids(_order_seats(ctx, rnd, rng))
 
 

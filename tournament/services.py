@@ -14,6 +14,7 @@ from datetime import date
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -662,3 +663,26 @@ def tournament_delete(*, tournament: Tournament, user) -> None:
         user.get_username() if user is not None and user.is_authenticated else "-",
     )
     tournament.delete()
+
+
+# --- Printing -----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def tournament_set_logo(*, tournament: Tournament, user, logo: UploadedFile | None) -> Tournament:
+    """Store (or, with None, remove) the club logo printed on the certificates.
+
+    The replaced file is deleted only once the change is committed, so a rollback keeps it.
+    """
+    old_name = tournament.logo.name or ""
+    storage = tournament.logo.storage
+    if logo is not None:
+        tournament.logo.save(logo.name, logo, save=False)
+    else:
+        tournament.logo = ""
+    tournament.save(update_fields=["logo"])
+    new_name = tournament.logo.name or ""
+    if old_name and old_name != new_name:
+        transaction.on_commit(lambda: storage.delete(old_name))
+    audit(tournament=tournament, action="tournament_logo", user=user, before=old_name, after=new_name)
+    return tournament

@@ -1,3 +1,17 @@
-"""Print URLs."""
+"""Print URLs (namespace "print", mounted at /print/): the organizer's PDFs and the page listing them."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from .views import printing
+
+T = "<int:tournament_pk>/"
+R = T + "rounds/<int:number>/"
+
+urlpatterns = [
+    path(T, printing.DocumentsView.as_view(), name="documents"),
+    path(T + "logo/", printing.LogoView.as_view(), name="logo"),
+    path(R + "table-sheets.pdf", printing.TableSheetsPdfView.as_view(), name="table_sheets"),
+    path(R + "seating.pdf", printing.SeatingPdfView.as_view(), name="seating"),
+    path(T + "standings.pdf", printing.StandingsPdfView.as_view(), name="standings"),
+    path(T + "certificates.pdf", printing.CertificatesPdfView.as_view(), name="certificates"),
+]

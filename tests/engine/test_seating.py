@@ -27,7 +27,7 @@ from engine.seating_designs import DESIGNS
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-SLOW = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SLOW = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def players(n: int, start: int = 1, clubs: int = 0) -> list[SeatingPlayer]:
@@ -84,7 +84,8 @@ def test_table_plan_properties(n, preferred, fill):
     try:
         sizes = table_plan(n, preferred=preferred, min_size=lo, max_size=hi, fill=fill)
     except SeatingError:
-        assert n < lo
+        # only when no number of tables fits, e.g. 17 players at tables of 6..8
+        assert not any(t * lo <= n <= t * hi for t in range(1, n + 1))
         return
     assert sum(sizes) == n
     assert all(lo <= s <= hi for s in sizes)
@@ -154,8 +155,8 @@ def test_same_seed_same_seating(t):
     assert seat_round(active, history, sizes, seed=seed) == seat_round(
         list(reversed(active)), history, sizes, seed=seed
     )
-    assert plan_schedule(active, len(history) + 2, sizes, seed=seed, history=history) == plan_schedule(
-        active, len(history) + 2, sizes, seed=seed, history=history
+    assert plan_schedule(active, len(history) + 1, sizes, seed=seed, history=history) == plan_schedule(
+        active, len(history) + 1, sizes, seed=seed, history=history
     )
 
 

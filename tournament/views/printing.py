@@ -1,0 +1,155 @@
+"""The organizer's printed documents: one page listing them, one view per PDF, the logo upload.
+
+Views stay thin: tournament.printing builds each document, services store the logo.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpResponse, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect
+from django.utils.http import content_disposition_header
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views import View
+from django.views.generic import TemplateView
+
+from .. import printing, selectors, services
+from ..models import Round, Tournament
+from ..permissions import TournamentOrganizerMixin
+
+LOGO_MAX_BYTES = 5 * 1024 * 1024
+
+
+class LogoForm(forms.ModelForm):
+    class Meta:
+        model = Tournament
+        fields = ["logo"]
+        widgets = {"logo": forms.FileInput(attrs={"accept": "image/png,image/jpeg,image/svg+xml"})}
+
+    def clean_logo(self):
+        logo = self.cleaned_data.get("logo")
+        if not logo:
+            raise forms.ValidationError(gettext_lazy("Choose an image file."))
+        if logo.size > LOGO_MAX_BYTES:
+            raise forms.ValidationError(gettext_lazy("The logo may be at most 5 MB."))
+        return logo
+
+
+def pdf_response(pdf: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    return response
+
+
+def positive_int(value: str | None) -> int | None:
+    """A positive whole number from a query parameter; None when absent; ValueError when wrong."""
+    if value in (None, ""):
+        return None
+    number = int(value)
+    if number < 1:
+        raise ValueError(value)
+    return number
+
+
+class DocumentsView(TournamentOrganizerMixin, TemplateView):
+    """Every printable document of the tournament with its options, and the logo upload."""
+
+    template_name = "print/documents.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        rounds, lines = selectors.standings(self.tournament)
+        context.update(
+            rounds=list(self.tournament.rounds.order_by("number")),
+            closed_rounds=rounds,
+            lines=lines,
+            logo_form=kwargs.get("logo_form") or LogoForm(instance=self.tournament),
+        )
+        return context
+
+
+class LogoView(TournamentOrganizerMixin, View):
+    """Upload (or remove, with remove=1) the club logo printed on the certificates."""
+
+    def post(self, request, tournament_pk: int):
+        if request.POST.get("remove"):
+            services.tournament_set_logo(tournament=self.tournament, user=request.user, logo=None)
+            messages.success(request, _("Logo removed."))
+            return redirect("print:documents", self.tournament.pk)
+        form = LogoForm(request.POST, request.FILES, instance=Tournament.objects.get(pk=self.tournament.pk))
+        if not form.is_valid():
+            view = DocumentsView(request=request, kwargs={"tournament_pk": tournament_pk})
+            view.tournament = self.tournament
+            return view.render_to_response(view.get_context_data(logo_form=form), status=400)
+        services.tournament_set_logo(
+            tournament=self.tournament, user=request.user, logo=form.cleaned_data["logo"]
+        )
+        messages.success(request, _("Logo saved. It appears on the certificates."))
+        return redirect("print:documents", self.tournament.pk)
+
+
+class RoundDocumentMixin(TournamentOrganizerMixin):
+    def get_round(self) -> Round:
+        rounds = Round.objects.select_related("tournament")
+        return get_object_or_404(rounds, tournament=self.tournament, number=self.kwargs["number"])
+
+
+class TableSheetsPdfView(RoundDocumentMixin, View):
+    """One A4 page per table, or ?format=a5 for two A5 sheets on each A4 page."""
+
+    def get(self, request, tournament_pk: int, number: int):
+        paper = request.GET.get("format", "a4").lower()
+        if paper not in printing.PAPER_SIZES:
+            return HttpResponseBadRequest(_("Unknown paper format."))
+        round_ = self.get_round()
+        pdf = printing.table_sheets_pdf(round_, paper=paper, request=request)
+        name = printing.file_name(self.tournament, _("round"), round_.number, _("table sheets"), paper)
+        return pdf_response(pdf, name)
+
+
+class SeatingPdfView(RoundDocumentMixin, View):
+    """Who sits where, alphabetically, in large print for the wall."""
+
+    def get(self, request, tournament_pk: int, number: int):
+        round_ = self.get_round()
+        pdf = printing.seating_pdf(round_, request=request)
+        return pdf_response(pdf, printing.file_name(self.tournament, _("round"), round_.number, _("seating")))
+
+
+class StandingsPdfView(TournamentOrganizerMixin, View):
+    """Standings over the closed rounds, or ?after=N up to round N."""
+
+    def get(self, request, tournament_pk: int):
+        try:
+            after = positive_int(request.GET.get("after"))
+        except ValueError:
+            return HttpResponseBadRequest(_("Give the round as a positive whole number."))
+        document, pdf = printing.standings_pdf(self.tournament, after_round=after, request=request)
+        if document.final:
+            label = [_("final standings")]
+        elif document.after_round:
+            label = [_("standings"), _("after round"), document.after_round]
+        else:
+            label = [_("standings")]
+        return pdf_response(pdf, printing.file_name(self.tournament, *label))
+
+
+class CertificatesPdfView(TournamentOrganizerMixin, View):
+    """Certificates for everybody in the standings, ?top=N places, or ?ids=… registrations."""
+
+    def get(self, request, tournament_pk: int):
+        try:
+            top = positive_int(request.GET.get("top"))
+            raw_ids = [part for value in request.GET.getlist("ids") for part in value.split(",") if part]
+            ids = [int(part) for part in raw_ids] if raw_ids else None
+        except ValueError:
+            return HttpResponseBadRequest(_("Give the places and players as whole numbers."))
+        lines = printing.certificate_lines(self.tournament, top=top, registration_ids=ids)
+        if not lines:
+            messages.warning(request, _("No certificates to print: no closed round, or nobody selected."))
+            return redirect("print:documents", self.tournament.pk)
+        pdf = printing.certificates_pdf(self.tournament, lines, request=request)
+        label = [_("certificates")] + ([_("top"), top] if top else [])
+        return pdf_response(pdf, printing.file_name(self.tournament, *label))
