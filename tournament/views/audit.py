@@ -144,6 +144,7 @@ class AuditLogView(TournamentOrganizerMixin, TemplateView):
     """Every recorded change of one tournament, newest first, filtered by round, table and action."""
 
     template_name = "tournament/organizer/audit.html"
+    extra_context = {"section": "audit"}
 
     def get_template_names(self):
         if self.request.htmx:

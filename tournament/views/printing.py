@@ -57,6 +57,7 @@ class DocumentsView(TournamentOrganizerMixin, TemplateView):
     """Every printable document of the tournament with its options, and the logo upload."""
 
     template_name = "print/documents.html"
+    extra_context = {"section": "print"}
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
