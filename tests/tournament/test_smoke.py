@@ -1,0 +1,119 @@
+"""Open every page of the app once, as the user it is meant for: nothing may crash or miss a variable.
+
+The URL list comes from the resolver (tests/tournament/urlmap.py); a new URL is opened here
+automatically, and a POST-only one must be listed in `POST_ONLY` or this test fails.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+from django.template import engines
+from django.test import Client
+
+from tests.tournament.urlmap import (
+    CONTENT_TYPES,
+    POST_ONLY,
+    SPECIAL_GET_STATUS,
+    audience,
+    build_world,
+    named_urls,
+)
+
+
+class MissingVariables(str):
+    """Django's `string_if_invalid`: records every template variable that does not resolve.
+
+    A variable with a `default` filter may be missing on purpose (`{{ x.table.number|default:"" }}`);
+    Django skips the filter when `string_if_invalid` is set, so those are recognised and left out.
+    """
+
+    def __new__(cls):
+        instance = super().__new__(cls, "%s")
+        instance.seen = []
+        return instance
+
+    def __mod__(self, variable):
+        expression = inspect.currentframe().f_back.f_locals.get("self")
+        filters = [func.__name__ for func, _args in getattr(expression, "filters", [])]
+        if not {"default", "default_if_none"} & set(filters):
+            self.seen.append(str(variable))
+        return ""
+
+
+@pytest.fixture
+def missing_variables():
+    engine = engines["django"].engine
+    recorder = MissingVariables()
+    previous, engine.string_if_invalid = engine.string_if_invalid, recorder
+    yield recorder.seen
+    engine.string_if_invalid = previous
+
+
+@pytest.fixture
+def world(organizer, tournament, players):
+    return build_world(organizer=organizer, tournament=tournament, players=players)
+
+
+def test_missing_variable_recorder_catches_typos(missing_variables):
+    template = engines["django"].from_string('{{ tournament.nmae }} {{ absent|default:"-" }}')
+    assert template.render({"tournament": object()}).strip() == ""
+    assert missing_variables == ["tournament.nmae"]
+
+
+def test_every_url_name_has_an_audience():
+    """A new URL module or top-level page must say who it is for (urlmap.audience)."""
+    for name in named_urls():
+        assert audience(name) in {"organizer", "login", "captain", "public", "open"}, name
+
+
+def test_post_only_list_names_real_urls():
+    assert set(named_urls()) >= POST_ONLY, POST_ONLY - set(named_urls())
+
+
+def client_for(name: str, world, organizer_client) -> Client:
+    return organizer_client if audience(name) in ("organizer", "login") else Client()
+
+
+def test_every_page_opens(world, organizer_client, missing_variables):
+    opened: dict[str, list[int]] = {}
+    for name, kwarg_names in named_urls().items():
+        client = client_for(name, world, organizer_client)
+        for url in world.urls(name, kwarg_names):
+            missing_variables.clear()
+            response = client.get(url)
+            expected = 405 if name in POST_ONLY else SPECIAL_GET_STATUS.get(name, 200)
+            assert response.status_code == expected, (name, url, response.status_code)
+            opened.setdefault(name, []).append(response.status_code)
+            if name in CONTENT_TYPES:
+                content_type = response["Content-Type"]
+                assert content_type.startswith(CONTENT_TYPES[name]), (name, content_type)
+                if CONTENT_TYPES[name] == "application/pdf":
+                    assert response.content.startswith(b"%PDF-"), name
+            elif response.status_code == 200:
+                assert response["Content-Type"].startswith("text/html"), (name, response["Content-Type"])
+                assert not missing_variables, (name, url, sorted(set(missing_variables)))
+    assert set(opened) == set(named_urls())
+
+
+def test_htmx_partials_open(world, organizer_client, missing_variables):
+    """The pages that serve an htmx partial of themselves render it too."""
+    t = world.tournament.pk
+    partial_pages = [
+        (organizer_client, f"/{t}/rounds/2/status/", {}),
+        (organizer_client, f"/{t}/checkin/", {"HX-Target": "checkin-list"}),
+        (organizer_client, f"/{t}/standings/", {"HX-Target": "standings-table"}),
+        (organizer_client, f"/{t}/audit/", {}),
+        (organizer_client, f"/{t}/rounds/2/links/", {}),
+        (organizer_client, f"/{t}/rounds/2/tables/{world.open_table.number}/", {}),
+        (Client(), f"/p/{t}/projector/?slide=1", {}),
+        (Client(), f"/p/{t}/seat-lookup/?q=Sp", {}),
+        (Client(), world.waiting_table.get_captain_url(), {}),
+    ]
+    for client, url, headers in partial_pages:
+        missing_variables.clear()
+        response = client.get(url, headers={"HX-Request": "true", **headers})
+        assert response.status_code == 200, url
+        assert b"<html" not in response.content, url
+        assert not missing_variables, (url, sorted(set(missing_variables)))

@@ -1,0 +1,152 @@
+"""Every named URL of the app, read from the URL resolver, with the kwargs to reverse it.
+
+The smoke test and the permission matrix iterate this list, so a page added to any of the URL modules
+is opened by both without anybody remembering to add it. Each name belongs to exactly one audience;
+a name with no audience makes the tests fail (see `audience`).
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from tests.factories import TournamentFactory, UserFactory, play_round
+from tournament.models import Registration, Submission, Table, Tournament
+
+# Django's own admin has its own tests; its login redirect (no name) is covered in test_login_limit.
+SKIPPED_NAMESPACES = {"admin"}
+
+# Answer 405 to GET: they change data, so every page reaches them with a form (POST).
+POST_ONLY = {
+    "logout",
+    "organizer:player_add",
+    "organizer:player_withdraw",
+    "organizer:player_readmit",
+    "organizer:checkin_toggle",
+    "organizer:round_seat",
+    "organizer:round_swap",
+    "organizer:round_publish",
+    "organizer:round_open",
+    "organizer:round_close",
+    "organizer:round_reopen",
+    "organizer:submission_confirm",
+    "organizer:clock_start",
+    "organizer:clock_pause",
+    "organizer:clock_resume",
+    "organizer:clock_reset",
+    "print:logo",
+}
+
+# GET answers something other than 200 on purpose.
+SPECIAL_GET_STATUS = {
+    # Django's language switch: a GET without "next" goes back to the site's start page.
+    "set_language": 302,
+}
+
+# Files, not pages: the content type the GET must answer with.
+CONTENT_TYPES = {
+    "print:table_sheets": "application/pdf",
+    "print:seating": "application/pdf",
+    "print:standings": "application/pdf",
+    "print:certificates": "application/pdf",
+    "organizer:backup": "application/json",
+    "organizer:standings_export": "text/csv",
+}
+
+
+def audience(name: str) -> str:
+    """Who a page is for: organizer (login + organizer of the tournament), login (any logged-in user),
+    captain (table token), public (anyone while the tournament is public), open (anyone)."""
+    namespace = name.split(":")[0] if ":" in name else ""
+    if namespace in ("organizer", "print"):
+        return "login" if name == "organizer:tournament_create" else "organizer"
+    if namespace in ("captain", "public"):
+        return namespace
+    return {
+        "home": "open",
+        "login": "open",
+        "logout": "open",
+        "set_language": "open",
+        "restore": "login",
+    }[name]
+
+
+def _walk(patterns, namespace: str, kwargs: tuple[str, ...]):
+    for entry in patterns:
+        names = tuple(entry.pattern.converters) if hasattr(entry.pattern, "converters") else ()
+        if isinstance(entry, URLResolver):
+            if entry.namespace in SKIPPED_NAMESPACES:
+                continue
+            inner = f"{namespace}{entry.namespace}:" if entry.namespace else namespace
+            yield from _walk(entry.url_patterns, inner, kwargs + names)
+        elif isinstance(entry, URLPattern) and entry.name:
+            yield f"{namespace}{entry.name}", kwargs + names
+
+
+def named_urls() -> dict[str, tuple[str, ...]]:
+    """Qualified URL name → names of its kwargs, for every named URL outside the skipped namespaces."""
+    return dict(_walk(get_resolver().url_patterns, "", ()))
+
+
+@dataclass
+class World:
+    """A tournament in the middle of the day: round 1 closed, round 2 open with one table still waiting."""
+
+    organizer: object
+    tournament: Tournament
+    registration: Registration
+    open_table: Table
+    waiting_table: Table
+    submission: Submission
+    extra: dict = field(default_factory=dict)
+
+    def kwargs_for(self, names: tuple[str, ...], *, number: int = 2) -> dict:
+        values = {
+            "tournament_pk": self.tournament.pk,
+            "number": number,
+            "registration_pk": self.registration.pk,
+            "table_number": self.open_table.number,
+            "submission_pk": self.submission.pk,
+            "token": self.waiting_table.token,
+        }
+        return {name: values[name] for name in names}
+
+    def urls(self, name: str, names: tuple[str, ...]) -> list[str]:
+        """The URL(s) to open for a name: round pages for the closed and for the open round."""
+        if "token" in names:
+            return [reverse(name, args=[table.token]) for table in self.captain_tables]
+        numbers = (1, 2) if "number" in names else (2,)
+        return [reverse(name, kwargs=self.kwargs_for(names, number=n)) for n in numbers]
+
+    @property
+    def captain_tables(self) -> list[Table]:
+        """A table still to report, one that reported (round 2), one of the closed round 1."""
+        closed = Table.objects.get(round__tournament=self.tournament, round__number=1, number=1)
+        return [self.waiting_table, self.open_table, closed]
+
+
+def build_world(*, organizer, tournament: Tournament, players) -> World:
+    tournament.public = True
+    tournament.time_limit_minutes = 30
+    tournament.save()
+    play_round(tournament, organizer, seed=5)
+    round_2 = play_round(tournament, organizer, seed=6, close=False, skip_tables=frozenset({3}))
+    submission = Submission.objects.filter(table__round=round_2).order_by("table__number").first()
+    waiting = round_2.tables.get(number=3)
+    return World(
+        organizer=organizer,
+        tournament=tournament,
+        registration=players[0],
+        open_table=submission.table,
+        waiting_table=waiting,
+        submission=submission,
+    )
+
+
+def other_organizer():
+    """An organizer with a tournament of their own, who must not see ours."""
+    user = UserFactory(username="other-organizer")
+    TournamentFactory(organizers=[user], name="Someone else's", date=datetime.date(2026, 12, 1))
+    return user
