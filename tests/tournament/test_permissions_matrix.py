@@ -1,0 +1,168 @@
+"""Who reaches which URL: every named URL (from the resolver) against every kind of visitor.
+
+Visitors: anonymous, a captain link holder (knows one table token, nothing else), the organizer of
+another tournament, a staff user who organizes nothing, the tournament's organizer, a superuser.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.http import QueryDict
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories import TournamentFactory, UserFactory, points_report
+from tests.tournament.urlmap import POST_ONLY, SPECIAL_GET_STATUS, audience, build_world, named_urls
+from tournament import services
+from tournament.models import (
+    AuditEntry,
+    Player,
+    Registration,
+    Round,
+    Seat,
+    Submission,
+    SubmissionEntry,
+    Table,
+    Tournament,
+)
+
+ROLES = ["anonymous", "captain", "other_organizer", "staff", "organizer", "superuser"]
+UNAUTHORISED = ["anonymous", "captain", "other_organizer", "staff"]
+MANAGERS = ["organizer", "superuser"]
+
+
+@pytest.fixture
+def world(organizer, tournament, players):
+    return build_world(organizer=organizer, tournament=tournament, players=players)
+
+
+def client_as(role: str, world) -> Client:
+    client = Client()
+    if role == "captain":
+        assert client.get(world.waiting_table.get_captain_url()).status_code == 200
+    elif role == "other_organizer":
+        user = UserFactory(username="other-organizer")
+        TournamentFactory(organizers=[user])
+        client.force_login(user)
+    elif role == "staff":
+        client.force_login(UserFactory(username="staff", is_staff=True))
+    elif role == "organizer":
+        client.force_login(world.organizer)
+    elif role == "superuser":
+        client.force_login(UserFactory(username="root", is_staff=True, is_superuser=True))
+    return client
+
+
+def login_redirect(url: str) -> str:
+    query = QueryDict(mutable=True)
+    query["next"] = url
+    return f"{reverse('login')}?{query.urlencode(safe='/')}"
+
+
+def expected_get(name: str, role: str) -> int:
+    """The status a GET must answer for this visitor (public pages: tournament public)."""
+    kind = audience(name)
+    if kind in ("organizer", "login"):
+        if role in ("anonymous", "captain"):
+            return 302
+        if kind == "organizer" and role in ("other_organizer", "staff"):
+            return 403
+    return 405 if name in POST_ONLY else SPECIAL_GET_STATUS.get(name, 200)
+
+
+def every_url(world):
+    for name, kwarg_names in named_urls().items():
+        for url in world.urls(name, kwarg_names):
+            yield name, url
+
+
+def row_counts() -> dict[str, int]:
+    models = (Tournament, Player, Registration, Round, Table, Seat, Submission, SubmissionEntry)
+    counts = {model.__name__: model.objects.count() for model in models}
+    counts["confirmed"] = Submission.objects.filter(confirmed=True).count()
+    counts["closed rounds"] = Round.objects.filter(status=Round.Status.CLOSED).count()
+    counts["checked in"] = Registration.objects.filter(status=Registration.Status.CHECKED_IN).count()
+    return counts
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_get_every_url(role, world):
+    client = client_as(role, world)
+    for name, url in every_url(world):
+        response = client.get(url)
+        expected = expected_get(name, role)
+        assert response.status_code == expected, (role, name, url, response.status_code)
+        if expected == 302 and audience(name) in ("organizer", "login"):
+            assert response["Location"] == login_redirect(url), (role, name, response["Location"])
+
+
+@pytest.mark.parametrize("role", UNAUTHORISED)
+def test_post_to_organizer_urls_changes_nothing(role, world):
+    """Every organizer URL refuses a POST from somebody who is not an organizer of the tournament."""
+    client = client_as(role, world)
+    before = row_counts()
+    audit_before = AuditEntry.objects.count()
+    form = {"first_name": "Eve", "last_name": "Intruder", "seed": "1", "minutes": "5", "name": "Taken"}
+    for name, url in every_url(world):
+        if audience(name) != "organizer":
+            continue
+        response = client.post(url, form)
+        if role in ("anonymous", "captain"):
+            assert response.status_code == 302, (role, name)
+            assert response["Location"] == login_redirect(url), (role, name)
+        else:
+            assert response.status_code == 403, (role, name, response.status_code)
+    assert row_counts() == before
+    assert AuditEntry.objects.count() == audit_before
+    world.tournament.refresh_from_db()
+    assert world.tournament.name != "Taken"
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_public_pages_hidden_while_not_public(role, world):
+    Tournament.objects.filter(pk=world.tournament.pk).update(public=False)
+    client = client_as(role, world)
+    for name, url in every_url(world):
+        if audience(name) != "public":
+            continue
+        expected = 200 if role in MANAGERS else 404  # organizers see a preview
+        assert client.get(url).status_code == expected, (role, name, url)
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_captain_page_needs_the_current_token(role, world):
+    """The token is the only credential: being an organizer does not open a wrong or old link."""
+    client = client_as(role, world)
+    table = world.waiting_table
+    old_token = table.token
+    services.table_regenerate_token(table=table, user=world.organizer)
+    table.refresh_from_db()
+    assert client.get(reverse("captain:table", args=[table.token])).status_code == 200
+    for token in (old_token, table.token[:-1], table.token + "x", "x" * 43):
+        response = client.get(reverse("captain:table", args=[token]))
+        assert response.status_code == 404, (role, token)
+        if table.token not in token:
+            assert table.token.encode() not in response.content
+
+
+def test_captain_link_of_a_drafted_round_is_not_found(world, client):
+    outcome = services.result_submit(
+        table=world.waiting_table, seats=points_report(world.waiting_table, (0, 5, 6, 7, 8)),
+        source=Submission.Source.ORGANIZER, user=world.organizer, confirm_warnings=True,
+    )
+    assert outcome.stored
+    round_2 = Round.objects.get(tournament=world.tournament, number=2)
+    services.round_close(round_=round_2, user=world.organizer)
+    drafted = services.round_seat(tournament=world.tournament, user=world.organizer, seed=9)
+    assert drafted.status == Round.Status.DRAFT
+    token = drafted.tables.first().token
+    assert client.get(reverse("captain:table", args=[token])).status_code == 404
+
+
+def test_captain_page_links_to_no_organizer_page(world):
+    """What a captain's phone shows carries no URL of an organizer or print page."""
+    client = client_as("captain", world)
+    page = client.get(world.waiting_table.get_captain_url()).content.decode()
+    t = world.tournament.pk
+    for prefix in (f'"/{t}/', f'"/print/{t}/', '"/admin/', f'"/{t}/backup.json'):
+        assert prefix not in page, prefix
