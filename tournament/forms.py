@@ -6,14 +6,27 @@ from itertools import permutations
 from typing import Any
 
 from django import forms
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext_lazy as _
 
 from engine.standings import DEFAULT_TIEBREAKS, TIEBREAKS
 from engine.validation import SeatReport
 
+from .clock import MAX_CLOCK_MINUTES
 from .models import Player, Seat, Table, Tournament
 
 DATE_INPUTS = ["%d.%m.%Y", "%Y-%m-%d", "%d.%m.%y"]
+
+# The server's limits for the tournament's numbers. SQLite does not enforce the columns' integer
+# ranges, so without these a typo like 60000 rounds would be stored as it is.
+TOURNAMENT_LIMITS: dict[str, tuple[int, int]] = {
+    "rounds_total": (1, 50),
+    "table_size": (2, 10),
+    "table_min": (2, 10),
+    "table_max": (2, 10),
+    "threshold": (1, 100_000),
+    "time_limit_minutes": (1, MAX_CLOCK_MINUTES),
+}
 
 
 def tiebreak_choices() -> list[tuple[str, str]]:
@@ -61,10 +74,11 @@ class TournamentForm(forms.ModelForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["date"].input_formats = DATE_INPUTS
-        for name in ("rounds_total", "table_size", "table_min", "table_max"):
-            self.fields[name].widget.attrs.update(
-                min=1 if name == "rounds_total" else 2, max=10 if name != "rounds_total" else 50
-            )
+        for name, (low, high) in TOURNAMENT_LIMITS.items():
+            field = self.fields[name]
+            field.min_value, field.max_value = low, high
+            field.validators += [MinValueValidator(low), MaxValueValidator(high)]
+            field.widget.attrs.update(min=low, max=high)
         instance = kwargs.get("instance")
         order = (instance.tiebreaks if instance is not None else None) or list(DEFAULT_TIEBREAKS)
         self.initial.setdefault("tiebreak_order", ",".join(order))
