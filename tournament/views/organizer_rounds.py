@@ -278,12 +278,22 @@ class TableResultView(RoundMixin, OrganizerPage):
         outcome = kwargs.get("outcome")
         validation = outcome.validation if outcome is not None else None
         rows = form.rows()
+        errors = form.errors if form.is_bound else {}
         for row in rows:
+            # The form's own checks (length, a choice that is not at this table) come before the engine's.
             row["issues"] = [
+                {"severity": "error", "text": text}
+                for kind in ("cards", "points", "count")
+                for text in errors.get(f"{kind}_{row['reg_id']}", [])
+            ] + [
                 {"severity": issue.severity, "text": _(issue.message) % issue.params}
                 for issue in (validation.issues_for(row["reg_id"]) if validation else [])
             ]
         general = [
+            {"severity": "error", "text": text}
+            for name in ("__all__", "went_out", "stopped_by_time", "confirm_warnings")
+            for text in errors.get(name, [])
+        ] + [
             {"severity": issue.severity, "text": _(issue.message) % issue.params}
             for issue in ((*validation.errors, *validation.warnings) if validation else ())
             if issue.player_id is None
@@ -307,7 +317,7 @@ class TableResultView(RoundMixin, OrganizerPage):
         form = TableResultForm(request.POST, table=self.table, seats=self.seats())
         key = request.POST.get("idempotency_key", "")[:64]
         if not form.is_valid():
-            return self.render_to_response(self.get_context_data(form=form, idempotency_key=key))
+            return self.render_to_response(self.get_context_data(form=form, idempotency_key=key), status=422)
         try:
             outcome = services.result_submit(
                 table=self.table,
