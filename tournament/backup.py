@@ -297,7 +297,8 @@ def _import(data: dict[str, Any], owner) -> Tournament:
 def loads(text: str | bytes) -> dict[str, Any]:
     try:
         return json.loads(text)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        # RecursionError: thousands of nested brackets, which no backup has.
         raise BackupError(_("This file is not a tournament backup.")) from exc
 
 
