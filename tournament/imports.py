@@ -25,6 +25,9 @@ COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
     "birth_date": ("geburtsdatum", "dateofbirth", "birthdate", "birthday", "geboren", "dob", "born"),
 }
 REQUIRED = ("first_name", "last_name")
+# The columns' lengths (Player.first_name/last_name, Club.name): a longer cell is a line error here,
+# not a database error at import time.
+MAX_LENGTHS = {"first_name": 80, "last_name": 80, "club": 120}
 MAX_ROWS = 2000
 
 _DATE_DE = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4})")
@@ -180,6 +183,20 @@ def rows_from_table(lines: list[tuple[int, list[Any]]]) -> ImportResult:
             continue  # blank lines are common at the end of exported lists
         if not first or not last:
             result.errors.append(ImportProblem(line, _("First and last name are both needed.")))
+            continue
+        too_long = [
+            name for name, value in (("first_name", first), ("last_name", last), ("club", club))
+            if len(value) > MAX_LENGTHS[name]
+        ]
+        if too_long:
+            name = too_long[0]
+            result.errors.append(
+                ImportProblem(
+                    line,
+                    _("%(column)s is too long (at most %(max)s characters).")
+                    % {"column": result.columns.get(name, name), "max": MAX_LENGTHS[name]},
+                )
+            )
             continue
         row = ImportRow(line=line, first_name=first, last_name=last, club=club)
         try:

@@ -93,7 +93,11 @@ def club_get_or_create(name: str) -> Club | None:
     if not name:
         return None
     club = Club.objects.filter(name__iexact=name).first()
-    return club or Club.objects.create(name=name)
+    if club is None:
+        club = Club(name=name)
+        club.full_clean(validate_unique=False)  # e.g. a name longer than the column
+        club.save()
+    return club
 
 
 def player_find_or_create(
