@@ -516,7 +516,6 @@ def _table_status_after(table: Table, tournament: Tournament) -> str:
     return Table.Status.REPORTED if table.submissions.exists() else Table.Status.WAITING
 
 
-@transaction.atomic
 def result_submit(
     *,
     table: Table,
@@ -533,41 +532,37 @@ def result_submit(
 
     A repeated POST with the same idempotency key returns the version stored the first time.
     An organizer's entry is confirmed at once unless the tournament requires a second entry.
+
+    The engine checks the report before any lock is taken: it needs only the table's seats (fixed
+    once a round is published) and the wins of earlier rounds. Fifty captains sending at once then
+    queue on the database only for the short write (SQLite lets one writer in at a time).
     """
-    # Only this table's row is locked: fifty captains at once must not queue on the round's and the
-    # tournament's rows (PostgreSQL locks every joined row otherwise). The round's status is read
-    # again after the lock, so a round closed meanwhile is seen (round_close locks the tables first).
-    table = Table.objects.select_for_update(of=("self",)).select_related("round__tournament").get(pk=table.pk)
-    table.round.status = Round.objects.values_list("status", flat=True).get(pk=table.round_id)
+    table = Table.objects.select_related("round__tournament").get(pk=table.pk)
     round_, tournament = table.round, table.round.tournament
+    captain = source == Submission.Source.CAPTAIN
+    open_statuses = {Round.Status.OPEN} if captain else {Round.Status.PUBLISHED, Round.Status.OPEN}
     if idempotency_key:
         earlier = table.submissions.filter(idempotency_key=idempotency_key).first()
         if earlier is not None:
             return SubmitOutcome(submission=earlier, duplicate=True)
-    open_statuses = {Round.Status.OPEN} if source == Submission.Source.CAPTAIN else {
-        Round.Status.PUBLISHED, Round.Status.OPEN
-    }
-    if round_.status not in open_statuses:
-        raise ValidationError(_("This round does not accept results."))
-    if source == Submission.Source.CAPTAIN and table.status == Table.Status.CONFIRMED:
-        # Checked under the table lock: a captain's late report never races past a confirmation.
-        raise ValidationError(_("This result has been confirmed; only the organizer can correct it now."))
-    seat_regs = list(table.seats.order_by("position").values_list("registration_id", flat=True))
-    names = {
-        reg.pk: reg.player.name
-        for reg in Registration.objects.filter(pk__in=seat_regs).select_related("player")
-    }
+    _check_accepts(table, round_.status, open_statuses, captain=captain)
+    seated = list(
+        Seat.objects.filter(table=table).order_by("position").values_list(
+            "registration_id", "registration__start_number",
+            "registration__player__first_name", "registration__player__last_name",
+        )
+    )
+    seat_regs = [reg_id for reg_id, *_rest in seated]
     context = ReportContext(
         deck=get_deck(tournament.deck),
         time_limit=bool(tournament.time_limit_minutes),
-        wins_so_far=selectors.wins_before(tournament, round_.number),
+        wins_so_far=selectors.wins_before(tournament, round_.number, registration_ids=seat_regs),
         rounds_before=round_.number - 1,
-        player_names=names,
+        player_names={reg_id: f"{first} {last}".strip() for reg_id, _number, first, last in seated},
     )
     validation = validate_table(
         TableReport(seated=seat_regs, seats=list(seats), stopped_by_time=stopped_by_time), context
     )
-    captain = source == Submission.Source.CAPTAIN
     if stopped_by_time and captain and not clock.may_report_stopped_by_time(round_):
         # The server decides, not the phone's clock: only a run-out round clock stops a round.
         validation.errors.append(Issue(
@@ -578,8 +573,52 @@ def result_submit(
         return SubmitOutcome(validation=validation, errors=validation.errors)
     if validation.warnings and not confirm_warnings:
         return SubmitOutcome(validation=validation, needs_confirmation=True)
-
     scores = round_scores(ScoringFormat(tournament.scoring), validation.points, validation.winner)
+    entries = [
+        SubmissionEntry(
+            registration_id=reg_id,
+            cards=format_hand(validation.hands[reg_id]) if validation.hands.get(reg_id) else "",
+            card_count=validation.card_counts.get(reg_id),
+            hand_points=validation.points[reg_id], score=scores[reg_id],
+            went_out=validation.winner == reg_id,
+        )
+        for reg_id in seat_regs
+    ]
+    start_numbers = {reg_id: number for reg_id, number, *_names in seated}
+    return _store_submission(
+        table=table, entries=entries, start_numbers=start_numbers, open_statuses=open_statuses,
+        source=source, user=user, token=token, ip_address=ip_address, idempotency_key=idempotency_key,
+        stopped_by_time=stopped_by_time, validation=validation,
+    )
+
+
+def _check_accepts(table: Table, round_status: str, open_statuses: set[str], *, captain: bool) -> None:
+    if round_status not in open_statuses:
+        raise ValidationError(_("This round does not accept results."))
+    if captain and table.status == Table.Status.CONFIRMED:
+        # Checked again under the table lock: a captain's late report never races past a confirmation.
+        raise ValidationError(_("This result has been confirmed; only the organizer can correct it now."))
+
+
+@transaction.atomic
+def _store_submission(
+    *, table: Table, entries: list[SubmissionEntry], start_numbers: dict[int, int], open_statuses: set[str],
+    source: str, user, token: str, ip_address: str | None, idempotency_key: str, stopped_by_time: bool,
+    validation,
+) -> SubmitOutcome:
+    """The write: lock the table, check again what may have changed, store the next version."""
+    # Only this table's row is locked: fifty captains at once must not queue on the round's and the
+    # tournament's rows. The round's status is read again after the lock, so a round closed meanwhile
+    # is seen (round_close locks the tables first).
+    locked = Table.objects.select_for_update().only("status").get(pk=table.pk)
+    table.status = locked.status
+    round_, tournament = table.round, table.round.tournament
+    round_.status = Round.objects.values_list("status", flat=True).get(pk=table.round_id)
+    if idempotency_key:
+        earlier = table.submissions.filter(idempotency_key=idempotency_key).first()
+        if earlier is not None:  # the same report, sent twice at once: the other request stored it
+            return SubmitOutcome(submission=earlier, duplicate=True)
+    _check_accepts(table, round_.status, open_statuses, captain=source == Submission.Source.CAPTAIN)
     version = (table.submissions.aggregate(v=Max("version"))["v"] or 0) + 1
     submission = Submission.objects.create(
         table=table, version=version, source=source,
@@ -587,27 +626,32 @@ def result_submit(
         token=token, ip_address=ip_address, idempotency_key=idempotency_key,
         stopped_by_time=stopped_by_time, warnings_confirmed=bool(validation.warnings),
     )
-    SubmissionEntry.objects.bulk_create(
-        SubmissionEntry(
-            submission=submission, registration_id=reg_id,
-            cards=format_hand(validation.hands[reg_id]) if validation.hands.get(reg_id) else "",
-            card_count=validation.card_counts.get(reg_id),
-            hand_points=validation.points[reg_id], score=scores[reg_id],
-            went_out=validation.winner == reg_id,
-        )
-        for reg_id in seat_regs
-    )
+    for entry in entries:
+        entry.submission = submission
+    SubmissionEntry.objects.bulk_create(entries)
+    snapshot = {
+        "version": submission.version, "source": submission.source,
+        "stopped_by_time": submission.stopped_by_time, "confirmed": submission.confirmed,
+        "entries": [
+            {"start_number": start_numbers[e.registration_id], "cards": e.cards, "card_count": e.card_count,
+             "hand_points": e.hand_points, "score": e.score, "went_out": e.went_out}
+            for e in sorted(entries, key=lambda e: start_numbers[e.registration_id])
+        ],
+    }
     audit(
         tournament=tournament, user=user,
         actor="" if user else _("captain, table %(n)s") % {"n": table.number},
-        round_=round_, table=table, action="result_submit", after=submission_snapshot(submission),
+        round_=round_, table=table, action="result_submit", after=snapshot,
     )
     if source == Submission.Source.ORGANIZER and not tournament.require_second_entry:
         _confirm(submission, table=table, user=user)
+        table.status = Table.Status.CONFIRMED
     elif tournament.require_second_entry:
         _confirm_if_entries_match(table, user=user)
-    table.status = _table_status_after(table, tournament)
-    table.save(update_fields=["status"])
+        table.status = _table_status_after(table, tournament)
+    elif table.status != Table.Status.CONFIRMED:
+        table.status = Table.Status.REPORTED  # a new, unconfirmed version; a confirmed one stays
+    Table.objects.filter(pk=table.pk).update(status=table.status)
     return SubmitOutcome(validation=validation, submission=submission)
 
 

@@ -141,6 +141,31 @@ class CaptainTableView(View):
         template = TEMPLATE + "#page" if request.htmx else TEMPLATE
         return render(request, template, context, status=status)
 
+    def render_stored(self, request: HttpRequest) -> HttpResponse:
+        """Thanks and the stored result, without the entry form: two queries and a small template."""
+        table = self.table
+        table.status = Table.objects.values_list("status", flat=True).get(pk=table.pk)
+        submissions = list(
+            table.submissions.prefetch_related(
+                Prefetch("entries", queryset=SubmissionEntry.objects.select_related("registration__player"))
+            ).order_by("-version")
+        )
+        confirmed = next((s for s in submissions if s.confirmed), None)
+        reported = next((s for s in submissions if s.source == Submission.Source.CAPTAIN), None)
+        shown = confirmed or reported
+        context = {
+            "table": table,
+            "round": table.round,
+            "tournament": table.round.tournament,
+            "confirmed": confirmed,
+            "shown": shown,
+            # Entries are stored in seat order, and their ids keep it.
+            "shown_entries": sorted(shown.entries.all(), key=lambda e: e.pk) if shown else [],
+            "stored_keys": [s.idempotency_key for s in submissions if s.idempotency_key],
+            "fingerprint": f"{table.status}.{table.round.status}.{len(submissions)}",
+        }
+        return render(request, TEMPLATE + "#stored", context)
+
     def get(self, request: HttpRequest, token: str) -> HttpResponse:
         since = request.GET.get("since")
         if since is not None:
@@ -159,8 +184,8 @@ class CaptainTableView(View):
 
     def post(self, request: HttpRequest, token: str) -> HttpResponse:
         table = self.table
-        seats = self.seats()
-        form = read_form(request.POST, [seat.registration_id for seat in seats])
+        seat_ids = list(table.seats.order_by("position").values_list("registration_id", flat=True))
+        form = read_form(request.POST, seat_ids)
         if table.submissions.filter(idempotency_key=form.idempotency_key).exists():
             return self.stored(request)  # a repeated POST (lost answer, double tap): already stored
         if table.status == Table.Status.CONFIRMED or table.round.status == Round.Status.CLOSED:
@@ -199,8 +224,7 @@ class CaptainTableView(View):
 
     def stored(self, request: HttpRequest) -> HttpResponse:
         if request.htmx:
-            self.table.refresh_from_db()
-            return self.render_page(request, stored=True)
+            return self.render_stored(request)
         response = redirect(request.path + "?sent=1")
         response.status_code = 303  # see other: the browser fetches the page with GET
         return response

@@ -1,0 +1,44 @@
+"""The captain's POST stays cheap: fifty phones send at once (bench/load.py measures the real server)."""
+
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tests.tournament.conftest import report_data
+from tournament.models import Submission
+
+
+def test_htmx_report_is_answered_with_a_small_partial(client, table):
+    url = table.get_captain_url()
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(url, report_data(table), HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<div id="captain-page"')
+    assert "waiting for the organizer" in html and "R7 W Rev" in html
+    assert "<form" not in html and 'class="picker"' not in html  # no entry form: the link reloads it
+    assert f'href="{url}"' in html
+    assert len(html) < 4000
+    writes = [q["sql"] for q in queries.captured_queries if q["sql"].startswith(("INSERT", "UPDATE"))]
+    assert len(writes) == 4  # the version, its entries (one bulk insert), the audit entry, the table status
+    assert len(queries.captured_queries) <= 21  # two of them the test transaction's savepoint
+    assert Submission.objects.count() == 1
+
+
+def test_repeated_htmx_report_costs_a_handful_of_queries(client, table, django_assert_max_num_queries):
+    url = table.get_captain_url()
+    client.post(url, report_data(table), HTTP_HX_REQUEST="true")
+    with django_assert_max_num_queries(7):
+        response = client.post(url, report_data(table), HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and "waiting for the organizer" in response.content.decode()
+    assert Submission.objects.count() == 1
+
+
+def test_a_refused_report_takes_no_write_lock(client, table):
+    """The engine checks the report before the transaction: a wrong report never waits for the lock."""
+    data = report_data(table, hands=("", "R7 Kuh", "7 7 +4", "Y0"))
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(table.get_captain_url(), data, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and "errorlist" in response.content.decode()
+    sql = " ".join(q["sql"] for q in queries.captured_queries)
+    assert "BEGIN" not in sql and "SAVEPOINT" not in sql and "FOR UPDATE" not in sql
+    assert not Submission.objects.exists()
