@@ -1,8 +1,9 @@
 """gunicorn settings for `make serve` (the hall laptop) and the server behind a reverse proxy.
 
-Sized for a two-core laptop with SQLite in WAL mode: a few processes, each with a few threads.
-SQLite lets one writer at a time in (the others wait on the busy timeout, see settings.py), so more
-workers would only queue on the lock; threads keep slow phones on shaky Wi-Fi from blocking a worker.
+Sized for a two-core laptop: one process per core, two threads each (measured with bench/load.py,
+docs/performance.md: with 8 threads per worker, fifty captains at once waited twice as long, the
+threads only fought over Python's GIL and SQLite's write lock). Idle keep-alive connections of phones
+on shaky Wi-Fi do not hold a thread in gunicorn's gthread worker.
 Every value can be overridden from the environment or on the command line (`-b 127.0.0.1:9000`).
 """
 
@@ -12,9 +13,9 @@ import os
 _cores = multiprocessing.cpu_count()
 
 bind = os.environ.get("GUNICORN_BIND", f"0.0.0.0:{os.environ.get('PORT', '8000')}")
-workers = int(os.environ.get("GUNICORN_WORKERS", min(_cores + 1, 4)))
+workers = int(os.environ.get("GUNICORN_WORKERS", max(2, min(_cores, 4))))
 worker_class = "gthread"
-threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+threads = int(os.environ.get("GUNICORN_THREADS", "2"))
 # A request that runs longer than this is stuck (a PDF of all certificates takes a few seconds).
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
 graceful_timeout = 20

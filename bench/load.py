@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import http.cookiejar
 import json
 import os
 import shutil
@@ -27,12 +26,11 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -175,79 +173,171 @@ def gunicorn(env: dict[str, str], port: int):
             proc.wait(timeout=10)
 
 
-# --- The clients ---------------------------------------------------------------------------------
+# --- The clients (a process of their own: `--step clients`) -----------------------------------------
+#
+# One asyncio loop drives every phone and the projector over keep-alive HTTP/1.1 connections, so the
+# load generator costs next to nothing and never holds the server's CPU or a Python lock: a latency
+# is measured from the moment the request is written to the moment its whole answer has been read.
 
-class Stats:
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.latencies: dict[str, list[float]] = {"submit": [], "repeat": [], "projector": []}
-        self.errors: list[str] = []
+class Connection:
+    """One phone's (or the projector's) keep-alive connection to the server, with its cookies."""
 
-    def add(self, kind: str, seconds: float) -> None:
-        with self.lock:
-            self.latencies[kind].append(seconds * 1000)
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader = self.writer = None
+        self.cookies: dict[str, str] = {}
 
-    def error(self, text: str) -> None:
-        with self.lock:
-            self.errors.append(text)
+    async def open(self) -> None:
+        import asyncio
+
+        self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+    async def request(self, method: str, path: str, headers: dict[str, str] | None = None,
+                      body: bytes = b"") -> tuple[int, bytes]:
+        import asyncio
+
+        if self.writer is None or self.writer.is_closing():
+            await self.open()
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}", "Connection: keep-alive"]
+        if self.cookies:
+            lines.append("Cookie: " + "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
+        lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
+        if body or method == "POST":
+            lines.append(f"Content-Length: {len(body)}")
+        self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
+        await self.writer.drain()
+        return await asyncio.wait_for(self._response(), HTTP_TIMEOUT)
+
+    async def _response(self) -> tuple[int, bytes]:
+        status_line = await self.reader.readline()
+        if not status_line:
+            raise ConnectionError("the server closed the connection")
+        status = int(status_line.split()[1])
+        headers: dict[str, str] = {}
+        while True:
+            line = (await self.reader.readline()).decode("latin-1")
+            if line in ("\r\n", ""):
+                break
+            name, _, value = line.partition(":")
+            name, value = name.strip().lower(), value.strip()
+            if name == "set-cookie":
+                cookie = value.split(";", 1)[0]
+                key, _, cookie_value = cookie.partition("=")
+                self.cookies[key.strip()] = cookie_value.strip()
+            headers[name] = value
+        if "content-length" in headers:
+            body = await self.reader.readexactly(int(headers["content-length"]))
+        elif headers.get("transfer-encoding", "").lower() == "chunked":
+            body = b""
+            while True:
+                size = int((await self.reader.readline()).strip() or b"0", 16)
+                body += await self.reader.readexactly(size + 2)
+                if size == 0:
+                    break
+        elif status in (204, 304):
+            body = b""
+        else:
+            body = await self.reader.read()
+            self.close()
+        if headers.get("connection", "").lower() == "close":
+            self.close()
+        return status, body
 
 
-def captain(base: str, table: dict, barrier: threading.Barrier, stats: Stats) -> None:
-    """One phone: load the page, wait for everyone, submit, then submit the same thing again."""
-    jar = http.cookiejar.CookieJar()
-    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-    url = f"{base}/t/{table['token']}/"
-    try:
-        opener.open(url, timeout=HTTP_TIMEOUT).read()
-        csrf = next(c.value for c in jar if c.name == "csrftoken")
-    except (OSError, StopIteration) as exc:
-        stats.error(f"table {table['number']}: page: {exc}")
-        barrier.abort()
-        return
+def report_body(table: dict) -> bytes:
     seats = table["seats"]
     winner = seats[table["number"] % len(seats)]
     fields = {"idempotency_key": f"bench-{table['number']}", "outcome": str(winner)}
     for n, reg_id in enumerate(seats):
         if reg_id != winner:
             fields[f"points-{reg_id}"] = str(5 + (n * 13 + table["number"]) % 50)
-    body = urllib.parse.urlencode(fields).encode()
-    headers = {"X-CSRFToken": csrf, "HX-Request": "true", "Referer": url,
-               "Content-Type": "application/x-www-form-urlencoded"}
-    try:
-        barrier.wait(timeout=60)
-    except threading.BrokenBarrierError:
-        stats.error(f"table {table['number']}: the start was aborted")
-        return
-    for kind in ("submit", "repeat"):
-        started = time.perf_counter()
-        try:
-            request = urllib.request.Request(url, data=body, headers=headers)
-            with opener.open(request, timeout=HTTP_TIMEOUT) as r:
-                r.read()
-                if r.status != 200:
-                    stats.error(f"table {table['number']}: {kind}: HTTP {r.status}")
-        except urllib.error.HTTPError as exc:
-            stats.error(f"table {table['number']}: {kind}: HTTP {exc.code}")
-        except OSError as exc:
-            stats.error(f"table {table['number']}: {kind}: {exc}")
-        stats.add(kind, time.perf_counter() - started)
+    return urllib.parse.urlencode(fields).encode()
 
 
-def projector(base: str, tournament: int, stop: threading.Event, stats: Stats) -> None:
-    """The hall's screen: asks for the next slide every half second until the captains are done."""
-    slide, deadline = 0, time.monotonic() + 120
-    while not stop.is_set() and time.monotonic() < deadline:
-        started = time.perf_counter()
-        url = f"{base}/p/{tournament}/projector/?slide={slide}"
+async def run_clients(host: str, port: int, plan: dict, projector_every: float) -> dict:
+    """Every captain loads the page, all wait for one start signal, submit, then repeat the POST."""
+    import asyncio
+
+    latencies: dict[str, list[float]] = {"submit": [], "repeat": [], "projector": []}
+    errors: list[str] = []
+    ready = 0
+    start = asyncio.Event()
+    done = asyncio.Event()
+    tables = plan["tables"]
+
+    async def captain(table: dict) -> None:
+        nonlocal ready
+        conn = Connection(host, port)
+        path = f"/t/{table['token']}/"
         try:
-            with urllib.request.urlopen(urllib.request.Request(url, headers={"HX-Request": "true"}),
-                                        timeout=HTTP_TIMEOUT) as r:
-                r.read()
-        except OSError as exc:
-            stats.error(f"projector: {exc}")
-        stats.add("projector", time.perf_counter() - started)
-        slide += 1
-        stop.wait(0.5)
+            status, _body = await conn.request("GET", path)
+            if status != 200 or "csrftoken" not in conn.cookies:
+                raise ConnectionError(f"page answered {status}")
+        except (TimeoutError, OSError, ConnectionError) as exc:
+            errors.append(f"table {table['number']}: page: {exc!r}")
+            conn.close()
+            ready += 1
+            if ready == len(tables):
+                start.set()
+            return
+        headers = {"X-CSRFToken": conn.cookies["csrftoken"], "HX-Request": "true",
+                   "HX-Target": "captain-page", "Referer": f"http://{host}:{port}{path}",
+                   "Content-Type": "application/x-www-form-urlencoded"}
+        body = report_body(table)
+        ready += 1
+        if ready == len(tables):
+            start.set()  # the barrier: the last phone to be ready lets everybody go
+        await start.wait()
+        for kind in ("submit", "repeat"):
+            started = time.perf_counter()
+            try:
+                status, answer = await conn.request("POST", path, headers, body)
+                if status != 200 or b"captain-page" not in answer:
+                    errors.append(f"table {table['number']}: {kind}: HTTP {status}")
+            except (TimeoutError, OSError, ConnectionError, ValueError) as exc:
+                errors.append(f"table {table['number']}: {kind}: {exc!r}")
+            latencies[kind].append((time.perf_counter() - started) * 1000)
+        conn.close()
+
+    async def projector() -> None:
+        """The hall's screen: the next slide every `projector_every` seconds, as its page does."""
+        conn, slide, deadline = Connection(host, port), 0, time.monotonic() + 120
+        while not done.is_set() and time.monotonic() < deadline:
+            started = time.perf_counter()
+            try:
+                status, _body = await conn.request(
+                    "GET", f"/p/{plan['tournament']}/projector/?slide={slide}", {"HX-Request": "true"}
+                )
+                if status != 200:
+                    errors.append(f"projector: HTTP {status}")
+            except (TimeoutError, OSError, ConnectionError, ValueError) as exc:
+                errors.append(f"projector: {exc!r}")
+                conn.close()
+            latencies["projector"].append((time.perf_counter() - started) * 1000)
+            slide += 1
+            with suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(done.wait(), projector_every)
+        conn.close()
+
+    screen = asyncio.ensure_future(projector())
+    began = time.perf_counter()
+    await asyncio.wait_for(asyncio.gather(*(captain(t) for t in tables)), HTTP_TIMEOUT * 4)
+    elapsed = time.perf_counter() - began
+    done.set()
+    await screen
+    return {"latencies": latencies, "errors": errors, "elapsed": elapsed}
+
+
+def step_clients(base: str, plan_file: str, projector_every: float) -> None:
+    import asyncio
+
+    url = urllib.parse.urlsplit(base)
+    plan = json.loads(Path(plan_file).read_text())
+    print(json.dumps(asyncio.run(run_clients(url.hostname, url.port, plan, projector_every))))
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -257,43 +347,42 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-def run_one(name: str, database_url: str, tables: int) -> bool:
+def run_one(name: str, database_url: str, tables: int, projector_every: float) -> bool:
     with tempfile.TemporaryDirectory(prefix="uno-bench.") as var_dir:
         env = django_env(Path(var_dir), database_url)
-        plan = json.loads(manage(env, "--step", "prepare", "--tables", str(tables)).strip().splitlines()[-1])
+        plan_text = manage(env, "--step", "prepare", "--tables", str(tables)).strip().splitlines()[-1]
+        plan = json.loads(plan_text)
+        plan_file = Path(var_dir) / "plan.json"
+        plan_file.write_text(plan_text)
         port = free_port()
-        stats = Stats()
+        load_before = os.getloadavg()[0]
         with gunicorn(env, port):
             base = f"http://127.0.0.1:{port}"
-            barrier = threading.Barrier(len(plan["tables"]))
-            stop = threading.Event()
-            screen = threading.Thread(target=projector, args=(base, plan["tournament"], stop, stats))
-            phones = [threading.Thread(target=captain, args=(base, table, barrier, stats))
-                      for table in plan["tables"]]
-            screen.start()
-            started = time.perf_counter()
-            for phone in phones:
-                phone.start()
-            for phone in phones:
-                phone.join(timeout=HTTP_TIMEOUT * 3)
-            elapsed = time.perf_counter() - started
-            stop.set()
-            screen.join(timeout=HTTP_TIMEOUT + 5)
+            clients = subprocess.run(
+                [PY, "bench/load.py", "--step", "clients", "--base", base, "--plan", str(plan_file),
+                 "--projector-every", str(projector_every)],
+                cwd=ROOT, capture_output=True, text=True, timeout=HTTP_TIMEOUT * 6,
+            )
+            if clients.returncode != 0:
+                raise SystemExit(f"the clients failed:\n{clients.stdout}\n{clients.stderr}")
+            result = json.loads(clients.stdout.strip().splitlines()[-1])
         stored = {int(k): v for k, v in json.loads(manage(env, "--step", "verify").strip()).items()}
+    latencies, errors = result["latencies"], result["errors"]
     lost = sum(1 for n in stored.values() if n == 0)
     duplicated = sum(n - 1 for n in stored.values() if n > 1)
-    submit = stats.latencies["submit"]
-    p95 = percentile(submit, 0.95)
-    print(f"\n== {name}: {len(plan['tables'])} captains at once, {len(plan['tables']) * 4} players "
-          f"({elapsed:.1f} s in all)")
-    for kind, values in stats.latencies.items():
+    p95 = percentile(latencies["submit"], 0.95)
+    print(f"\n== {name}: {len(plan['tables'])} captains at once, {len(plan['tables']) * 4} players, "
+          f"gunicorn {os.environ.get('GUNICORN_WORKERS', 'default')} workers x "
+          f"{os.environ.get('GUNICORN_THREADS', 'default')} threads ({result['elapsed']:.2f} s in all; "
+          f"load average before {load_before:.1f})")
+    for kind, values in latencies.items():
         print(f"  {kind:<10} n={len(values):<4} p50 {percentile(values, 0.5):7.1f} ms   "
               f"p95 {percentile(values, 0.95):7.1f} ms   max {max(values, default=float('nan')):7.1f} ms")
-    print(f"  errors {len(stats.errors)}   lost {lost}   duplicated {duplicated}   "
+    print(f"  errors {len(errors)}   lost {lost}   duplicated {duplicated}   "
           f"(tables with exactly one stored version: {sum(1 for n in stored.values() if n == 1)})")
-    for text in stats.errors[:10]:
+    for text in errors[:10]:
         print(f"    {text}")
-    ok = not stats.errors and lost == 0 and duplicated == 0
+    ok = not errors and lost == 0 and duplicated == 0
     print(f"  target: 0 errors, 0 lost, 0 duplicated: {'met' if ok else 'MISSED'}; "
           f"p95 {p95:.0f} ms {'<' if p95 < TARGET_P95_MS else '>='} {TARGET_P95_MS} ms")
     return ok
@@ -304,8 +393,15 @@ def main() -> int:
     parser.add_argument("--db", choices=["sqlite", "postgres", "both"], default="both")
     parser.add_argument("--database-url", help="An empty PostgreSQL database instead of a throwaway cluster.")
     parser.add_argument("--tables", type=int, default=50, help="Tables, i.e. captains submitting at once.")
-    parser.add_argument("--step", choices=["prepare", "verify"], help=argparse.SUPPRESS)
+    parser.add_argument("--projector-every", type=float, default=2.5,
+                        help="Seconds between the projector's requests (its page: 2-3 s).")
+    parser.add_argument("--step", choices=["prepare", "verify", "clients"], help=argparse.SUPPRESS)
+    parser.add_argument("--base", help=argparse.SUPPRESS)
+    parser.add_argument("--plan", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.step == "clients":
+        step_clients(args.base, args.plan, args.projector_every)
+        return 0
     if args.step == "prepare":
         step_prepare(args.tables)
         return 0
@@ -316,15 +412,15 @@ def main() -> int:
         parser.error("--tables must be between 1 and 200")
     ok = True
     if args.db in ("sqlite", "both"):
-        ok &= run_one("SQLite (WAL)", "", args.tables)
+        ok &= run_one("SQLite (WAL)", "", args.tables, args.projector_every)
     if args.db in ("postgres", "both"):
         if args.database_url:
-            ok &= run_one("PostgreSQL", args.database_url, args.tables)
+            ok &= run_one("PostgreSQL", args.database_url, args.tables, args.projector_every)
         elif args.db == "both" and not Path("/usr/lib/postgresql").exists():
             print("\nPostgreSQL is not installed: skipped.")
         else:
             with postgres_cluster() as url:
-                ok &= run_one("PostgreSQL", url, args.tables)
+                ok &= run_one("PostgreSQL", url, args.tables, args.projector_every)
     return 0 if ok else 1
 
 

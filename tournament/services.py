@@ -542,7 +542,7 @@ def result_submit(
     captain = source == Submission.Source.CAPTAIN
     open_statuses = {Round.Status.OPEN} if captain else {Round.Status.PUBLISHED, Round.Status.OPEN}
     if idempotency_key:
-        earlier = table.submissions.filter(idempotency_key=idempotency_key).first()
+        earlier = table.submissions.filter(idempotency_key=idempotency_key).order_by("pk").first()
         if earlier is not None:
             return SubmitOutcome(submission=earlier, duplicate=True)
     _check_accepts(table, round_.status, open_statuses, captain=captain)
@@ -610,12 +610,15 @@ def _store_submission(
     # Only this table's row is locked: fifty captains at once must not queue on the round's and the
     # tournament's rows. The round's status is read again after the lock, so a round closed meanwhile
     # is seen (round_close locks the tables first).
-    locked = Table.objects.select_for_update().only("status").get(pk=table.pk)
-    table.status = locked.status
+    # A model query, not values_list(): Django drops `of` without one, and PostgreSQL would lock the round.
+    locked = (
+        Table.objects.select_for_update(of=("self",)).select_related("round").only("status", "round__status")
+        .get(pk=table.pk)
+    )
     round_, tournament = table.round, table.round.tournament
-    round_.status = Round.objects.values_list("status", flat=True).get(pk=table.round_id)
+    table.status, round_.status = locked.status, locked.round.status
     if idempotency_key:
-        earlier = table.submissions.filter(idempotency_key=idempotency_key).first()
+        earlier = table.submissions.filter(idempotency_key=idempotency_key).order_by("pk").first()
         if earlier is not None:  # the same report, sent twice at once: the other request stored it
             return SubmitOutcome(submission=earlier, duplicate=True)
     _check_accepts(table, round_.status, open_statuses, captain=source == Submission.Source.CAPTAIN)

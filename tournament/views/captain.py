@@ -145,10 +145,9 @@ class CaptainTableView(View):
         """Thanks and the stored result, without the entry form: two queries and a small template."""
         table = self.table
         table.status = Table.objects.values_list("status", flat=True).get(pk=table.pk)
+        entries = SubmissionEntry.objects.select_related("registration__player").order_by("pk")
         submissions = list(
-            table.submissions.prefetch_related(
-                Prefetch("entries", queryset=SubmissionEntry.objects.select_related("registration__player"))
-            ).order_by("-version")
+            table.submissions.prefetch_related(Prefetch("entries", queryset=entries)).order_by("-version")
         )
         confirmed = next((s for s in submissions if s.confirmed), None)
         reported = next((s for s in submissions if s.source == Submission.Source.CAPTAIN), None)
@@ -160,7 +159,7 @@ class CaptainTableView(View):
             "confirmed": confirmed,
             "shown": shown,
             # Entries are stored in seat order, and their ids keep it.
-            "shown_entries": sorted(shown.entries.all(), key=lambda e: e.pk) if shown else [],
+            "shown_entries": list(shown.entries.all()) if shown else [],
             "stored_keys": [s.idempotency_key for s in submissions if s.idempotency_key],
             "fingerprint": f"{table.status}.{table.round.status}.{len(submissions)}",
         }
