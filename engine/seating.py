@@ -78,7 +78,7 @@ _MOVE_COST = 25  # a move (with its bookkeeping) costs about as much time as thi
 _MAX_TABLES = 40  # tables looked at per move in big rounds
 
 # Search budgets, in move evaluations (deterministic, independent of machine speed).
-_PLAN_BUDGET = 900_000  # split over the starts
+_PLAN_BUDGET = 750_000  # split over the starts
 _ROUND_BUDGET = 120_000
 _GREEDY_BUDGET = 20_000  # per round of the starting solution of a plan
 _LOOKAHEAD = 1  # seat_round plans this many rounds more (not returned), unless told n_rounds
@@ -589,7 +589,7 @@ class _Search:
         cost = self.cost()
         best_cost = cost
         best = self.snapshot()
-        if not self.conf_items or cost <= target:
+        if not self.conf_items or cost <= target or not any(len(rnd) > 1 for rnd in self.rounds):
             return cost
         tabu = [[0] * n for _ in self.rounds]
         it = 0
@@ -668,7 +668,7 @@ class _Search:
                         else:
                             cands.append((r, a, b))
             if best_d is None:
-                evals += 1
+                evals += _MOVE_COST
                 continue
             r, a, b = cands[rng.randrange(len(cands))] if len(cands) > 1 else cands[0]
             self.swap(r, a, b)
