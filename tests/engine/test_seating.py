@@ -351,6 +351,8 @@ def test_warm_start_without_changes_keeps_everything_when_perfect():
     plan = plan_schedule(ps, 6, sizes, seed=11)
     replan = plan_schedule(ps, 6, sizes, seed=99, history=plan[:1], previous_plan=plan[1:])
     assert co_pairs(replan) == co_pairs(plan[1:])
+    whole = plan_schedule(ps, 6, sizes, seed=99, history=plan[:1], previous_plan=plan)
+    assert co_pairs(whole) == co_pairs(plan[1:])
 
 
 # --- reports -------------------------------------------------------------------------------------------
