@@ -318,6 +318,7 @@ def _next_tables(
         seed=seed,
         separate_clubs=tournament.separate_clubs if number == 1 else False,
         preferred=tournament.table_size,
+        n_rounds=tournament.rounds_total,
     )
 
 
