@@ -143,6 +143,11 @@ class StandingLine:
     def player(self):
         return self.registration.player
 
+    @property
+    def round_cells(self) -> list[tuple[int, int | None, int | None]]:
+        """(round, score, charged) per counted round; score None: missed, charged set by that policy."""
+        return [(number, score, self.row.charged.get(number)) for number, score in self.row.per_round.items()]
+
 
 def counted_rounds(tournament: Tournament, *, include_open: bool = False) -> list[int]:
     statuses = [Round.Status.CLOSED]
