@@ -1,4 +1,4 @@
-"""gunicorn settings for `make serve` (the hall laptop) and the server behind a reverse proxy.
+"""gunicorn settings for `make run` (the hall laptop) and the server behind a reverse proxy.
 
 Sized for a two-core laptop with SQLite in WAL mode: a few processes, each with a few threads.
 SQLite lets one writer at a time in (the others wait on the busy timeout, see settings.py), so more
