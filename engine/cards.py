@@ -142,7 +142,9 @@ def _classic_ranks() -> tuple[RankSpec, ...]:
     return (*numbers, *actions)
 
 
-CLASSIC = Deck(key="classic", name=gettext_noop("UNO classic (108 cards)"), colours=COLOURS, ranks=_classic_ranks())
+CLASSIC = Deck(
+    key="classic", name=gettext_noop("UNO classic (108 cards)"), colours=COLOURS, ranks=_classic_ranks()
+)
 
 DECKS: dict[str, Deck] = {"classic": CLASSIC}
 
