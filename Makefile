@@ -1,13 +1,12 @@
 # Two commands do all the set-up on a fresh Debian 12 machine:
-#   make run    set up, migrate, load the demo on an empty database, serve on port 8000
-#   make serve  the same set-up, then serve with gunicorn (the hall laptop; docs/deploy.md)
+#   make run    set up, migrate, load the demo on an empty database, serve with gunicorn on port 8000
 #   make test   set up (with the test tools and the system packages the tests need), run every test
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: run serve test lint bench clean-venv
+.PHONY: run test lint bench clean-venv
 
 $(VENV)/.installed-run: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -22,13 +21,6 @@ $(VENV)/.installed-test: pyproject.toml
 	touch $@ $(VENV)/.installed-run
 
 run: $(VENV)/.installed-run
-	$(PY) manage.py compilemessages --ignore=.venv -v 0
-	$(PY) manage.py migrate --no-input -v 0
-	$(PY) manage.py setup_hall
-	$(PY) manage.py collectstatic --no-input -v 0
-	$(PY) manage.py runserver 0.0.0.0:$(PORT)
-
-serve: $(VENV)/.installed-run
 	$(PY) manage.py compilemessages --ignore=.venv -v 0
 	$(PY) manage.py migrate --no-input -v 0
 	$(PY) manage.py setup_hall --port $(PORT)

@@ -1,4 +1,4 @@
-"""gunicorn settings for `make serve` (the hall laptop) and the server behind a reverse proxy.
+"""gunicorn settings for `make run` (the hall laptop) and the server behind a reverse proxy.
 
 Sized for a two-core laptop: one process per core, two threads each (measured with bench/load.py,
 docs/performance.md: with 8 threads per worker, fifty captains at once waited twice as long, the

@@ -10,6 +10,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
+from engine.i18n import gettext_noop
+
 COLOURS = ("R", "Y", "G", "B")
 
 
@@ -131,16 +133,18 @@ class Deck:
 def _classic_ranks() -> tuple[RankSpec, ...]:
     numbers = [RankSpec(str(n), n, 1 if n == 0 else 2, 0, str(n)) for n in range(10)]
     actions = [
-        RankSpec("+2", 20, 2, 0, "Draw Two"),
-        RankSpec("S", 20, 2, 0, "Skip"),
-        RankSpec("Rev", 20, 2, 0, "Reverse"),
-        RankSpec("W", 50, 0, 4, "Wild"),
-        RankSpec("+4", 50, 0, 4, "Wild Draw Four"),
+        RankSpec("+2", 20, 2, 0, gettext_noop("Draw Two")),
+        RankSpec("S", 20, 2, 0, gettext_noop("Skip")),
+        RankSpec("Rev", 20, 2, 0, gettext_noop("Reverse")),
+        RankSpec("W", 50, 0, 4, gettext_noop("Wild")),
+        RankSpec("+4", 50, 0, 4, gettext_noop("Wild Draw Four")),
     ]
     return (*numbers, *actions)
 
 
-CLASSIC = Deck(key="classic", name="UNO classic (108 cards)", colours=COLOURS, ranks=_classic_ranks())
+CLASSIC = Deck(
+    key="classic", name=gettext_noop("UNO classic (108 cards)"), colours=COLOURS, ranks=_classic_ranks()
+)
 
 DECKS: dict[str, Deck] = {"classic": CLASSIC}
 

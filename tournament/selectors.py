@@ -13,7 +13,7 @@ from django.db.models import Prefetch, QuerySet
 
 from engine.scoring import ScoringFormat
 from engine.seating import Round as SeatingRound
-from engine.seating import SeatingPlayer
+from engine.seating import SeatingPlayer, SeatingReport, schedule_stats
 from engine.standings import MissedRoundPolicy, RoundResult, StandingRow, StandingsSettings, compute_standings
 
 from .models import Registration, Round, Seat, Submission, SubmissionEntry, Table, Tournament
@@ -53,6 +53,42 @@ def seating_history(tournament: Tournament, before_round: int | None = None) -> 
 
 def seating_players(regs: list[Registration]) -> list[SeatingPlayer]:
     return [SeatingPlayer(id=reg.pk, club=reg.player.club_name) for reg in regs]
+
+
+@dataclass(frozen=True)
+class SeatingPlanSummary:
+    """The stored plan of all rounds as the organizer checks it before printing the start cards."""
+
+    rounds: list[int]
+    players: int
+    report: SeatingReport  # over the rounds seated before the plan and every planned round
+    arrived: int  # checked in now but not in the plan
+    left: int  # in the plan but no longer checked in
+
+    @property
+    def out_of_date(self) -> bool:
+        return bool(self.arrived or self.left)
+
+
+def seating_plan_summary(tournament: Tournament) -> SeatingPlanSummary | None:
+    """None without a stored plan. Repeats count from round 1: rounds played before planning included."""
+    plan = tournament.seating_plan or {}
+    planned = sorted(int(number) for number in plan.get("rounds", {}))
+    if not planned:
+        return None
+    rounds = seating_history(tournament, before_round=planned[0])
+    rounds += [plan["rounds"][str(number)] for number in planned]
+    in_plan = set(plan.get("players", []))
+    checked_in = set(
+        tournament.registrations.filter(status=Registration.Status.CHECKED_IN).values_list("pk", flat=True)
+    )
+    return SeatingPlanSummary(
+        rounds=planned,
+        players=len(in_plan),
+        report=schedule_stats(rounds, tournament.table_size),
+        arrived=len(checked_in - in_plan),
+        left=len(in_plan - checked_in),
+    )
 
 
 def round_tables(round_: Round) -> list[Table]:
@@ -113,6 +149,11 @@ class StandingLine:
     @property
     def player(self):
         return self.registration.player
+
+    @property
+    def round_cells(self) -> list[tuple[int, int | None, int | None]]:
+        """(round, score, charged) per counted round; score None: missed, charged set by that policy."""
+        return [(number, score, self.row.charged.get(number)) for number, score in self.row.per_round.items()]
 
 
 def counted_rounds(tournament: Tournament, *, include_open: bool = False) -> list[int]:

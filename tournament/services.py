@@ -29,6 +29,7 @@ from engine.validation import Issue, ReportContext, SeatReport, TableReport, Val
 
 from . import backup, clock, selectors
 from .audit import audit
+from .imports import ImportRow
 from .models import (
     Club,
     Player,
@@ -155,6 +156,27 @@ def player_register(
     )
     audit(tournament=tournament, user=user, action="registration_add", after=registration_snapshot(reg))
     return reg
+
+
+def players_import(
+    *, tournament: Tournament, user, rows: Iterable[ImportRow], check_in: bool = False
+) -> tuple[int, list[tuple[int, str]]]:
+    """Register the rows of an imported list, each in its own transaction.
+
+    A row that cannot be registered (already there, implausible data) is answered with its line and
+    the reason; the other rows are kept, so a list with one duplicate need not be fixed and re-sent.
+    """
+    added, problems = 0, []
+    for row in rows:
+        try:
+            player_register(
+                tournament=tournament, user=user, first_name=row.first_name, last_name=row.last_name,
+                club_name=row.club, birth_date=row.birth_date, birth_year=row.birth_year, check_in=check_in,
+            )
+            added += 1
+        except ValidationError as exc:
+            problems.append((row.line, " ".join(exc.messages)))
+    return added, problems
 
 
 @transaction.atomic
@@ -322,6 +344,7 @@ def _next_tables(
         seed=seed,
         separate_clubs=tournament.separate_clubs if number == 1 else False,
         preferred=tournament.table_size,
+        n_rounds=tournament.rounds_total,
     )
 
 

@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import django_tables2 as tables
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from engine.standings import TIEBREAKS
 
@@ -49,6 +50,8 @@ def standings_data(tournament: Tournament, *, after_round: int | None = None) ->
             "rounds_won": row.rounds_won,
             "rounds_played": row.rounds_played,
             "complete": row.complete,
+            "rounds_missed": row.rounds_missed,
+            "charged": dict(row.charged),
             "withdrawn": line.registration.status == line.registration.Status.WITHDRAWN,
         }
         for number in rounds:
@@ -70,12 +73,44 @@ class RankColumn(tables.Column):
         return rank_label(value)
 
 
+class RoundScoreColumn(tables.Column):
+    """A round's score; a missed round shows a dash, or the charged score in brackets under that policy."""
+
+    empty_values = ()
+
+    def __init__(self, number: int, **kwargs: Any) -> None:
+        self.number = number
+        super().__init__(**kwargs)
+
+    def render(self, value, record):
+        if value is not None:
+            return value
+        charged = record.get("charged", {}).get(self.number)
+        if charged is not None:
+            return format_html(
+                '<span class="charged" title="{}">({})</span>',
+                _("missed round, charged with the highest score of the round"), charged,
+            )
+        return format_html('<span class="missed" title="{}">{}</span>', _("missed round"), MISSING)
+
+
+class NameColumn(tables.Column):
+    """The player's name, marked when they missed rounds (late arrival or withdrawal)."""
+
+    def render(self, value, record):
+        missed = record.get("rounds_missed", 0)
+        if not missed:
+            return value
+        label = ngettext("missed %(n)s round", "missed %(n)s rounds", missed) % {"n": missed}
+        return format_html('{} <span class="badge missed-rounds">{}</span>', value, label)
+
+
 class StandingsTable(tables.Table):
     """Columns for rounds and tie-breaks depend on the tournament, so they are added per instance."""
 
     rank = RankColumn(verbose_name=gettext_lazy("Place"), attrs={"td": {"class": "num rank"}})
     start_number = tables.Column(verbose_name=gettext_lazy("No."), attrs={"td": {"class": "num"}})
-    name = tables.Column(verbose_name=gettext_lazy("Name"), order_by=("sort_name",))
+    name = NameColumn(verbose_name=gettext_lazy("Name"), order_by=("sort_name",))
     club = tables.Column(verbose_name=gettext_lazy("Club"), default="")
 
     class Meta:
@@ -89,7 +124,7 @@ class StandingsTable(tables.Table):
         extra = [
             (
                 f"r{number}",
-                tables.Column(verbose_name=_("R%(n)s") % {"n": number}, default=MISSING, attrs=number_cell),
+                RoundScoreColumn(number, verbose_name=_("R%(n)s") % {"n": number}, attrs=number_cell),
             )
             for number in data.rounds
         ]

@@ -34,6 +34,7 @@ urlpatterns = [
     path(T + "checkin/<int:registration_pk>/", players.CheckinToggleView.as_view(), name="checkin_toggle"),
     path(T + "rounds/", rounds.RoundsView.as_view(), name="rounds"),
     path(T + "rounds/seat/", rounds.RoundSeatView.as_view(), name="round_seat"),
+    path(T + "rounds/plan/", rounds.SeatingPlanCreateView.as_view(), name="seating_plan"),
     path(R, rounds.RoundView.as_view(), name="round"),
     path(R + "status/", rounds.RoundView.as_view(partial="status"), name="round_status"),
     path(R + "swap/", rounds.RoundSwapView.as_view(), name="round_swap"),

@@ -13,5 +13,6 @@ urlpatterns = [
     path(R + "table-sheets.pdf", printing.TableSheetsPdfView.as_view(), name="table_sheets"),
     path(R + "seating.pdf", printing.SeatingPdfView.as_view(), name="seating"),
     path(T + "standings.pdf", printing.StandingsPdfView.as_view(), name="standings"),
+    path(T + "start-cards.pdf", printing.StartCardsPdfView.as_view(), name="start_cards"),
     path(T + "certificates.pdf", printing.CertificatesPdfView.as_view(), name="certificates"),
 ]

@@ -62,6 +62,45 @@ def test_round_two_reports_repeat_pairs_by_name(organizer_client, tournament, pl
     assert all(a in names and b in names and times == 2 for a, b, times in page.context["repeats"])
 
 
+def test_swap_updates_the_repeat_pairs_shown(organizer_client, tournament, players, organizer):
+    """After a swap the seating check counts the new seating: the page and the engine agree."""
+    from engine.seating import seating_report
+    from tournament import selectors
+
+    play_round(tournament, organizer, seed=1)
+    round_ = services.round_seat(tournament=tournament, user=organizer, seed=2)
+    before = organizer_client.get(url("round", tournament, 2)).context["repeats"]
+    history = selectors.seating_history(tournament, before_round=2)
+    tables = [
+        list(t.seats.order_by("position").values_list("registration_id", flat=True))
+        for t in round_.tables.order_by("number")
+    ]
+    # The first swap between tables 1 and 2 that changes how many pairs meet again.
+    for i, a in enumerate(tables[0]):
+        for j, b in enumerate(tables[1]):
+            proposal = [list(t) for t in tables]
+            proposal[0][i], proposal[1][j] = b, a
+            after = seating_report(history, proposal, tournament.table_size)
+            if len(after.new_repeats) != len(before):
+                break
+        else:
+            continue
+        break
+    first = Seat.objects.get(round=round_, registration_id=a)
+    second = Seat.objects.get(round=round_, registration_id=b)
+    organizer_client.post(url("round_swap", tournament, 2), {"first": first.pk, "second": second.pk})
+    page = organizer_client.get(url("round", tournament, 2))
+    names = {reg.pk: reg.player.name for reg in players}
+    expected = [(names[x], names[y], times) for x, y, times in after.new_repeats]
+    assert page.context["repeats"] == expected and len(expected) != len(before)
+    html = page.content.decode()
+    if expected:
+        assert f"{len(expected)} pair{'s meet' if len(expected) > 1 else ' meets'} again:" in html
+        assert all(f"{x} \u2013 {y}" in html for x, y, _times in expected)
+    else:
+        assert "No pair of players meets again." in html
+
+
 def test_swap_then_publish_then_open(organizer_client, tournament, players, organizer):
     round_ = services.round_seat(tournament=tournament, user=organizer, seed=9)
     a = Seat.objects.get(round=round_, table__number=1, position=1)

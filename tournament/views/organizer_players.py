@@ -242,24 +242,12 @@ class PlayersImportView(OrganizerPage):
         except signing.BadSignature:
             messages.error(request, _("The preview was changed or is broken; upload the file again."))
             return redirect("organizer:players_import", self.tournament.pk)
-        check_in, added = bool(request.POST.get("check_in")), 0
-        for row in rows:
-            try:
-                services.player_register(
-                    tournament=self.tournament,
-                    user=request.user,
-                    first_name=row.first_name,
-                    last_name=row.last_name,
-                    club_name=row.club,
-                    birth_date=row.birth_date,
-                    birth_year=row.birth_year,
-                    check_in=check_in,
-                )
-                added += 1
-            except ValidationError as exc:
-                messages.warning(
-                    request, _("Line %(line)s: %(error)s") % {"line": row.line, "error": error_text(exc)}
-                )
+        check_in = bool(request.POST.get("check_in"))
+        added, problems = services.players_import(
+            tournament=self.tournament, user=request.user, rows=rows, check_in=check_in
+        )
+        for line, error in problems:
+            messages.warning(request, _("Line %(line)s: %(error)s") % {"line": line, "error": error})
         messages.success(
             request,
             ngettext("%(count)s player imported.", "%(count)s players imported.", added) % {"count": added},

@@ -103,7 +103,35 @@ class RoundsView(OrganizerPage):
             next_number=len(rounds) + 1,
             active_count=self.tournament.registrations.filter(status=Registration.Status.CHECKED_IN).count(),
         )
+        if self.tournament.plan_all_rounds:
+            played = sum(1 for r in rounds if r.status != Round.Status.DRAFT)
+            context.update(
+                plan=selectors.seating_plan_summary(self.tournament),
+                can_plan=played < self.tournament.rounds_total,
+                plan_from=played + 1,
+                draft=last if last is not None and last.status == Round.Status.DRAFT else None,
+            )
         return context
+
+
+class SeatingPlanCreateView(OrganizerAction):
+    """Plan every round not yet played in one go, so the start cards can be printed."""
+
+    def post(self, request, *args, **kwargs):
+        try:
+            plan = services.seating_plan_create(tournament=self.tournament, user=request.user)
+        except ValidationError as exc:
+            self.fail(exc)
+        else:
+            numbers = sorted(int(number) for number in plan["rounds"])
+            figures = {
+                "first": numbers[0], "last": numbers[-1], "count": len(plan["players"]), "seed": plan["seed"],
+            }
+            messages.success(
+                request,
+                _("Rounds %(first)s to %(last)s planned for %(count)s players (seed %(seed)s).") % figures,
+            )
+        return redirect("organizer:rounds", self.tournament.pk)
 
 
 class RoundSeatView(OrganizerAction):

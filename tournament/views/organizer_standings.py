@@ -44,6 +44,7 @@ class StandingsView(StandingsMixin, OrganizerPage):
             closed_rounds=closed,
             after=data.rounds[-1] if data.rounds else None,
             chart_svg=chart_for_standings(data.rounds, data.lines),
+            missed_any=any(row["rounds_missed"] for row in data.rows),
         )
         return context
 

@@ -66,6 +66,7 @@ class DocumentsView(TournamentOrganizerMixin, TemplateView):
             rounds=list(self.tournament.rounds.order_by("number")),
             closed_rounds=rounds,
             lines=lines,
+            plan=selectors.seating_plan_summary(self.tournament),
             logo_form=kwargs.get("logo_form") or LogoForm(instance=self.tournament),
         )
         return context
@@ -154,3 +155,14 @@ class CertificatesPdfView(TournamentOrganizerMixin, View):
         pdf = printing.certificates_pdf(self.tournament, lines, request=request)
         label = [_("certificates")] + ([_("top"), top] if top else [])
         return pdf_response(pdf, printing.file_name(self.tournament, *label))
+
+
+class StartCardsPdfView(TournamentOrganizerMixin, View):
+    """A card per player with their table and seat in every round: needs the plan of all rounds."""
+
+    def get(self, request, tournament_pk: int):
+        if not self.tournament.seating_plan.get("rounds"):
+            messages.warning(request, _("No start cards yet: plan all rounds first (Rounds page)."))
+            return redirect("print:documents", self.tournament.pk)
+        pdf = printing.start_cards_pdf(self.tournament, request=request)
+        return pdf_response(pdf, printing.file_name(self.tournament, _("start cards")))

@@ -91,17 +91,7 @@ class Command(BaseCommand):
             rounds_total=6,
             public=True,
         )
-        for row in parsed.rows:
-            services.player_register(
-                tournament=tournament,
-                user=user,
-                first_name=row.first_name,
-                last_name=row.last_name,
-                club_name=row.club,
-                birth_date=row.birth_date,
-                birth_year=row.birth_year,
-                check_in=True,
-            )
+        services.players_import(tournament=tournament, user=user, rows=parsed.rows, check_in=True)
         rng = random.Random(SEED)
         for number in range(1, CLOSED_ROUNDS + 2):
             round_ = services.round_seat(tournament=tournament, user=user, seed=SEED + number)
