@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tests.factories import TournamentFactory, UserFactory, play_round
+from tournament import services
 from tournament.models import Registration, Submission, Table, Tournament
 
 # Django's own admin has its own tests; its login redirect (no name) is covered in test_login_limit.
@@ -26,6 +27,7 @@ POST_ONLY = {
     "organizer:player_readmit",
     "organizer:checkin_toggle",
     "organizer:round_seat",
+    "organizer:seating_plan",
     "organizer:round_swap",
     "organizer:round_publish",
     "organizer:round_open",
@@ -51,6 +53,7 @@ CONTENT_TYPES = {
     "print:seating": "application/pdf",
     "print:standings": "application/pdf",
     "print:certificates": "application/pdf",
+    "print:start_cards": "application/pdf",
     "organizer:backup": "application/json",
     "organizer:standings_export": "text/csv",
 }
@@ -92,7 +95,8 @@ def named_urls() -> dict[str, tuple[str, ...]]:
 
 @dataclass
 class World:
-    """A tournament in the middle of the day: round 1 closed, round 2 open with one table still waiting."""
+    """A tournament in the middle of the day: round 1 closed, round 2 open with one table still waiting,
+    the remaining rounds planned (start cards)."""
 
     organizer: object
     tournament: Tournament
@@ -135,6 +139,7 @@ def build_world(*, organizer, tournament: Tournament, players) -> World:
     round_2 = play_round(tournament, organizer, seed=6, close=False, skip_tables=frozenset({3}))
     submission = Submission.objects.filter(table__round=round_2).order_by("table__number").first()
     waiting = round_2.tables.get(number=3)
+    services.seating_plan_create(tournament=tournament, user=organizer, seed=3)  # start cards: rounds 3-6
     return World(
         organizer=organizer,
         tournament=tournament,
