@@ -501,6 +501,8 @@ class SubmitOutcome:
     duplicate: bool = False
     needs_confirmation: bool = False
     errors: list = field(default_factory=list)
+    # The entries just stored, in seat order (empty for a duplicate): the answer needs no new query.
+    entries: list[SubmissionEntry] = field(default_factory=list)
 
     @property
     def stored(self) -> bool:
@@ -558,9 +560,9 @@ def result_submit(
 
     The engine checks the report before any lock is taken: it needs only the table's seats (fixed
     once a round is published) and the wins of earlier rounds. Fifty captains sending at once then
-    queue on the database only for the short write (SQLite lets one writer in at a time).
+    queue on the database only for the short write (SQLite lets one writer in at a time). Pass the
+    table with its round and tournament (select_related): its status is read again under the lock.
     """
-    table = Table.objects.select_related("round__tournament").get(pk=table.pk)
     round_, tournament = table.round, table.round.tournament
     captain = source == Submission.Source.CAPTAIN
     open_statuses = {Round.Status.OPEN} if captain else {Round.Status.PUBLISHED, Round.Status.OPEN}
@@ -568,7 +570,8 @@ def result_submit(
         earlier = table.submissions.filter(idempotency_key=idempotency_key).order_by("pk").first()
         if earlier is not None:
             return SubmitOutcome(submission=earlier, duplicate=True)
-    _check_accepts(table, round_.status, open_statuses, captain=captain)
+    # Whether the round still accepts results is decided under the lock, from fresh rows: the table
+    # passed in may carry a round read before it was opened or closed.
     seated = list(
         Seat.objects.filter(table=table).order_by("position").values_list(
             "registration_id", "registration__start_number",
@@ -640,12 +643,13 @@ def _store_submission(
     )
     round_, tournament = table.round, table.round.tournament
     table.status, round_.status = locked.status, locked.round.status
-    if idempotency_key:
-        earlier = table.submissions.filter(idempotency_key=idempotency_key).order_by("pk").first()
-        if earlier is not None:  # the same report, sent twice at once: the other request stored it
-            return SubmitOutcome(submission=earlier, duplicate=True)
+    versions = dict(table.submissions.values_list("idempotency_key", "version").order_by("version"))
+    if idempotency_key and idempotency_key in versions:
+        # The same report, sent twice at once: the other request stored it.
+        earlier = table.submissions.get(idempotency_key=idempotency_key)
+        return SubmitOutcome(submission=earlier, duplicate=True)
     _check_accepts(table, round_.status, open_statuses, captain=source == Submission.Source.CAPTAIN)
-    version = (table.submissions.aggregate(v=Max("version"))["v"] or 0) + 1
+    version = max(versions.values(), default=0) + 1
     submission = Submission.objects.create(
         table=table, version=version, source=source,
         created_by=user if user is not None and user.is_authenticated else None,
@@ -678,7 +682,7 @@ def _store_submission(
     elif table.status != Table.Status.CONFIRMED:
         table.status = Table.Status.REPORTED  # a new, unconfirmed version; a confirmed one stays
     Table.objects.filter(pk=table.pk).update(status=table.status)
-    return SubmitOutcome(validation=validation, submission=submission)
+    return SubmitOutcome(validation=validation, submission=submission, entries=entries)
 
 
 def _confirm(submission: Submission, *, table: Table, user) -> None:
