@@ -1,4 +1,4 @@
-"""The table captain's report: who deals and starts, reading the form, showing the engine's issues.
+"""The table captain's report: reading the form and showing the engine's issues next to each player.
 
 Kept apart from the views so the organizer's table page and the tests use the same rules. Every
 rule about the report itself lives in the engine; this module only translates between the form,
@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext
 
+from engine.roles import table_roles
 from engine.validation import Issue, SeatReport, Validation
 
 from .models import Seat, Submission
@@ -24,43 +25,6 @@ KEY_FIELD = "idempotency_key"
 CONFIRM_FIELD = "confirm_warnings"
 MAX_FIELD_LENGTH = 1000  # a whole deck in long notation fits; anything longer is not a hand
 _KEY_CHARS = re.compile(r"[^A-Za-z0-9_-]")
-
-
-# --- Who deals, who starts (RULES.md section 2) ------------------------------------------------
-
-Born = tuple[int, int, int] | None
-
-
-def born_before(a: Born, b: Born) -> bool | None:
-    """True if `a` was born strictly before `b`, False if not, None when the data cannot tell.
-
-    A year alone only decides against a different year; two full dates compare by day.
-    """
-    if a is None or b is None:
-        return None
-    if a[0] != b[0]:
-        return a[0] < b[0]
-    if a[1] and b[1]:
-        return a[1:] < b[1:] if a[1:] != b[1:] else None
-    return None
-
-
-def _only_one(candidates: Mapping[int, Born], first: bool) -> int | None:
-    for player_id, born in candidates.items():
-        others = [b for p, b in candidates.items() if p != player_id]
-        if others and all(
-            (born_before(born, other) if first else born_before(other, born)) is True for other in others
-        ):
-            return player_id
-    return None
-
-
-def dealer_and_starter(born: Mapping[int, Born]) -> tuple[int | None, int | None]:
-    """(oldest, youngest) of a table by registration id; None where unknown or equal.
-
-    Then the table decides itself, as the rules leave no other tie-break.
-    """
-    return _only_one(born, first=True), _only_one(born, first=False)
 
 
 # --- The form ---------------------------------------------------------------------------------
@@ -203,12 +167,12 @@ class PageIssues:
 def player_rows(
     seats: Sequence[Seat], form: ReportForm, validation: Validation | None = None
 ) -> tuple[list[PlayerRow], PageIssues]:
-    dealer, starter = dealer_and_starter({s.registration_id: s.registration.player.born for s in seats})
+    roles = table_roles({s.registration_id: s.registration.player.born for s in seats})
     rows = []
     for seat in seats:
         row = PlayerRow(
             seat=seat, values=form.values.get(seat.registration_id, SeatValues()),
-            deals=seat.registration_id == dealer, starts=seat.registration_id == starter,
+            deals=seat.registration_id == roles.dealer, starts=seat.registration_id == roles.starter,
         )
         rows.append(row)
     table_issues = PageIssues()

@@ -21,7 +21,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from engine.cards import get_deck
-from engine.printing import LocalFileFetcher, render_pdf, table_roles
+from engine.printing import LocalFileFetcher, render_pdf
+from engine.roles import table_roles
 from engine.scoring import ScoringFormat
 from engine.standings import TIEBREAKS
 

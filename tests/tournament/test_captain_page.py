@@ -6,10 +6,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from engine.roles import table_roles
 from tests.factories import PlayerFactory, RegistrationFactory, SeatFactory, TableFactory
 from tests.tournament.conftest import report_data, seat_ids
 from tournament import services
-from tournament.captain import dealer_and_starter, form_from_submission
+from tournament.captain import form_from_submission
 from tournament.models import Round, Submission, Table
 
 pytestmark = pytest.mark.django_db
@@ -36,6 +37,11 @@ def test_page_shows_players_in_playing_order_with_dealer_and_starter(client, tab
     assert 'name="csrfmiddlewaretoken"' in html
     assert response["Referrer-Policy"] == "no-referrer"
     assert "no-store" in response["Cache-Control"]
+
+
+def dealer_and_starter(born):
+    roles = table_roles(born)
+    return roles.dealer, roles.starter
 
 
 def test_dealer_and_starter_left_to_the_table_when_unknown_or_equal():

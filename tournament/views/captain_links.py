@@ -18,8 +18,9 @@ from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 
+from engine.roles import table_roles
+
 from .. import selectors, services
-from ..captain import dealer_and_starter
 from ..models import Round, Seat, Submission, SubmissionEntry, Table
 from ..permissions import TournamentOrganizerMixin
 from ..qr import absolute_url, qr_svg
@@ -191,14 +192,14 @@ class TableDetailView(RoundMixin, TemplateView):
             )
             for seat in seats
         ]
-        dealer, starter = dealer_and_starter({s.registration_id: s.registration.player.born for s in seats})
+        roles = table_roles({s.registration_id: s.registration.player.born for s in seats})
         url = absolute_url(table.get_captain_url(), self.request)
         context.update(
             round=self.round,
             table=table,
             seats=seats,
-            dealer=dealer,
-            starter=starter,
+            dealer=roles.dealer,
+            starter=roles.starter,
             submissions=submissions,
             versions=[
                 VersionLine(seat=s, entries=[by_version[v.pk].get(s.registration_id) for v in submissions])
