@@ -16,7 +16,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Count, Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -72,7 +72,19 @@ def tournament_create(*, user, **fields: Any) -> Tournament:
 
 @transaction.atomic
 def tournament_update(*, tournament: Tournament, user, changes: Mapping[str, Any]) -> Tournament:
-    before = tournament_snapshot(Tournament.objects.select_for_update().get(pk=tournament.pk))
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    before = tournament_snapshot(locked)
+    if changes.get("scoring", locked.scoring) != locked.scoring and Submission.objects.filter(
+        table__round__tournament=locked
+    ).exists():
+        # Every stored version carries its round scores, computed with the scoring of its time.
+        raise ValidationError(_("The scoring cannot change once results have been entered."))
+    seated = locked.rounds.count()
+    if changes.get("rounds_total", locked.rounds_total) < seated:
+        raise ValidationError(
+            _("%(count)s rounds have been seated already; the tournament cannot have fewer.")
+            % {"count": seated}
+        )
     for name, value in changes.items():
         setattr(tournament, name, value)
     tournament.full_clean()
@@ -202,11 +214,18 @@ def registration_update(
 
 
 def _registration_set_status(
-    registration: Registration, *, user, status: str, action: str, withdrawn_after: int | None = None
+    registration: Registration, *, user, allowed_from: Iterable[str], status: str, action: str,
+    withdrawn_after: int | None = None,
 ) -> Registration:
+    """Change the status, checked on the locked row: a double click or a second organizer is refused."""
     reg = (
         Registration.objects.select_for_update(of=("self",)).select_related("player__club").get(pk=registration.pk)
     )
+    if reg.status not in allowed_from:
+        raise ValidationError(
+            _("%(name)s is %(status)s: that cannot be done now.")
+            % {"name": reg.player.name, "status": reg.get_status_display()}
+        )
     before = registration_snapshot(reg)
     reg.status, reg.withdrawn_after_round = status, withdrawn_after
     reg.save(update_fields=["status", "withdrawn_after_round"])
@@ -222,7 +241,8 @@ def registration_check_in(*, registration: Registration, user, checked_in: bool 
         raise ValidationError(_("A withdrawn player must be readmitted first."))
     status = Registration.Status.CHECKED_IN if checked_in else Registration.Status.REGISTERED
     return _registration_set_status(
-        registration, user=user, status=status, action="check_in" if checked_in else "check_in_undo"
+        registration, user=user, status=status, action="check_in" if checked_in else "check_in_undo",
+        allowed_from=[Registration.Status.REGISTERED, Registration.Status.CHECKED_IN],
     )
 
 
@@ -235,6 +255,7 @@ def registration_withdraw(*, registration: Registration, user) -> Registration:
     reg = _registration_set_status(
         registration, user=user, status=Registration.Status.WITHDRAWN, action="withdraw",
         withdrawn_after=last_played,
+        allowed_from=[Registration.Status.REGISTERED, Registration.Status.CHECKED_IN],
     )
     # A drafted round must not keep a seat for them: the organizer re-seats it.
     Seat.objects.filter(registration=reg, round__status=Round.Status.DRAFT).delete()
@@ -244,7 +265,8 @@ def registration_withdraw(*, registration: Registration, user) -> Registration:
 @transaction.atomic
 def registration_readmit(*, registration: Registration, user) -> Registration:
     return _registration_set_status(
-        registration, user=user, status=Registration.Status.CHECKED_IN, action="readmit"
+        registration, user=user, status=Registration.Status.CHECKED_IN, action="readmit",
+        allowed_from=[Registration.Status.WITHDRAWN],
     )
 
 
@@ -354,6 +376,10 @@ def round_seat(*, tournament: Tournament, user, seed: int | None = None) -> Roun
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     round_ = tournament.rounds.order_by("-number").first()
     if round_ is not None and round_.status != Round.Status.DRAFT:
+        if round_.status != Round.Status.CLOSED:
+            raise ValidationError(
+                _("Close round %(n)s before seating the next one.") % {"n": round_.number}
+            )
         if round_.number >= tournament.rounds_total:
             raise ValidationError(
                 _("All %(count)s rounds have been seated.") % {"count": tournament.rounds_total}
@@ -420,8 +446,17 @@ def _round_set_status(round_: Round, *, user, allowed_from: Iterable[str], statu
 
 @transaction.atomic
 def round_publish(*, round_: Round, user) -> Round:
-    if not round_.tables.exists():
+    tournament = round_.tournament
+    sizes = list(round_.tables.annotate(n=Count("seats")).values_list("number", "n"))
+    if not sizes:
         raise ValidationError(_("This round has no tables to publish."))
+    wrong = [str(number) for number, n in sizes if not tournament.table_min <= n <= tournament.table_max]
+    if wrong:
+        # A withdrawal after the draw takes the player's seat away: draw the round again first.
+        raise ValidationError(
+            _("Tables %(tables)s do not have %(min)s to %(max)s players: draw the round again.")
+            % {"tables": ", ".join(wrong), "min": tournament.table_min, "max": tournament.table_max}
+        )
     return _round_set_status(
         round_, user=user, allowed_from=[Round.Status.DRAFT], status=Round.Status.PUBLISHED,
         action="round_publish",
