@@ -68,6 +68,7 @@ class TournamentForm(forms.ModelForm):
             "require_second_entry",
             "public",
             "separate_clubs",
+            "plan_all_rounds",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 

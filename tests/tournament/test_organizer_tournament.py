@@ -132,3 +132,31 @@ def test_load_demo_builds_a_consistent_tournament(organizer):
     call_command("load_demo", owner=organizer.username)
     _rounds, again = selectors.standings(Tournament.objects.get())
     assert [(line.player.name, line.row.total) for line in again] == first_totals
+
+
+def test_plan_all_rounds_is_a_setting(organizer_client, tournament):
+    response = organizer_client.post(
+        reverse("organizer:tournament_edit", args=[tournament.pk]), settings_post(plan_all_rounds="on")
+    )
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.plan_all_rounds is True
+
+
+def test_scoring_is_fixed_once_results_exist(organizer_client, organizer, tournament, players):
+    play_round(tournament, organizer)
+    response = organizer_client.post(
+        reverse("organizer:tournament_edit", args=[tournament.pk]), settings_post(scoring="winner")
+    )
+    assert response.status_code == 200
+    assert "scoring cannot change" in response.content.decode()
+    tournament.refresh_from_db()
+    assert tournament.scoring == "minus"
+
+
+def test_superuser_sees_private_tournaments_on_the_home_page(client, tournament):
+    from tests.factories import UserFactory
+
+    admin = UserFactory(username="boss", is_superuser=True, is_staff=True)
+    client.force_login(admin)
+    assert tournament in client.get(reverse("home")).context["tournaments"]

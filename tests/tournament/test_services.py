@@ -232,3 +232,36 @@ def test_other_user_is_not_organizer(tournament):
     assert not tournament.is_organizer(stranger)
     RegistrationFactory(tournament=tournament)
     assert tournament.registrations.count() == 1
+
+
+def test_state_rules_are_enforced_by_the_services(tournament, organizer, players):
+    import pytest
+    from django.core.exceptions import ValidationError
+
+    from tournament import services
+
+    round_ = services.round_seat(tournament=tournament, user=organizer, seed=1)
+    services.round_publish(round_=round_, user=organizer)
+    with pytest.raises(ValidationError, match="Close round 1"):
+        services.round_seat(tournament=tournament, user=organizer, seed=2)
+    with pytest.raises(ValidationError):
+        services.registration_readmit(registration=players[0], user=organizer)
+    services.registration_withdraw(registration=players[0], user=organizer)
+    with pytest.raises(ValidationError):
+        services.registration_withdraw(registration=players[0], user=organizer)
+
+
+def test_a_table_made_too_small_by_a_withdrawal_is_not_published(tournament, organizer, players):
+    import pytest
+    from django.core.exceptions import ValidationError
+
+    from tournament import services
+
+    round_ = services.round_seat(tournament=tournament, user=organizer, seed=1)
+    first_table = list(round_.tables.get(number=1).seats.values_list("registration_id", flat=True))
+    for reg in players:
+        if reg.pk in first_table[:2]:
+            services.registration_withdraw(registration=reg, user=organizer)
+    with pytest.raises(ValidationError, match="draw the round again"):
+        services.round_publish(round_=round_, user=organizer)
+    services.round_publish(round_=services.round_seat(tournament=tournament, user=organizer, seed=2), user=organizer)

@@ -12,12 +12,12 @@ class HomeView(ListView):
 
     def get_queryset(self):
         user = self.request.user
-        visible = Q(public=True)
-        if user.is_authenticated:
-            visible |= Q(organizers=user) if not user.is_superuser else Q()
+        tournaments = Tournament.objects.all()
+        if not user.is_superuser:
+            visible = Q(public=True) | Q(organizers=user) if user.is_authenticated else Q(public=True)
+            tournaments = tournaments.filter(visible).distinct()
         return (
-            Tournament.objects.filter(visible)
-            .distinct()
+            tournaments
             .annotate(player_count=Count("registrations", distinct=True))
             .order_by("-date", "name")
         )
