@@ -241,7 +241,11 @@ class StandingsDocument:
 def standings_document(tournament: Tournament, *, after_round: int | None = None) -> StandingsDocument:
     rounds, lines = selectors.standings(tournament, after_round=after_round)
     keys = [key for key in selectors.standings_settings(tournament).tiebreaks if key in TIEBREAKS]
-    final = bool(rounds) and rounds[-1] >= tournament.rounds_total and after_round in (None, rounds[-1])
+    final = (
+        bool(rounds)
+        and rounds == selectors.counted_rounds(tournament)
+        and selectors.tournament_finished(tournament, rounds, lines)
+    )
     return StandingsDocument(
         tournament=tournament,
         rounds=rounds,

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from django.db.models import Prefetch, QuerySet
 
-from engine.scoring import ScoringFormat
+from engine.scoring import EndRule, ScoringFormat, is_finished
 from engine.seating import Round as SeatingRound
 from engine.seating import SeatingPlayer, SeatingReport, schedule_stats
 from engine.standings import MissedRoundPolicy, RoundResult, StandingRow, StandingsSettings, compute_standings
@@ -198,4 +198,22 @@ def known_players(tournament: Tournament, user) -> list:
         .select_related("club")
         .distinct()
         .order_by("club__name", "last_name", "first_name")
+    )
+
+
+def tournament_finished(
+    tournament: Tournament, rounds: list[int] | None = None, lines: list[StandingLine] | None = None
+) -> bool:
+    """After the last round, or, with a threshold, as soon as a total reaches it (RULES.md section 3).
+
+    Pass the standings a page has already computed to save their queries.
+    """
+    if rounds is None or lines is None:
+        rounds, lines = standings(tournament)
+    return is_finished(
+        end_rule=EndRule(tournament.end_rule),
+        rounds_played=len(rounds),
+        rounds_total=tournament.rounds_total,
+        totals={line.row.player_id: line.row.total for line in lines},
+        threshold=tournament.threshold,
     )

@@ -380,10 +380,8 @@ def round_seat(*, tournament: Tournament, user, seed: int | None = None) -> Roun
             raise ValidationError(
                 _("Close round %(n)s before seating the next one.") % {"n": round_.number}
             )
-        if round_.number >= tournament.rounds_total:
-            raise ValidationError(
-                _("All %(count)s rounds have been seated.") % {"count": tournament.rounds_total}
-            )
+        if selectors.tournament_finished(tournament):
+            raise ValidationError(_("The tournament is finished: no further round is played."))
         round_ = None
     number = round_.number if round_ else (tournament.rounds.count() + 1)
     regs = selectors.active_registrations(tournament)

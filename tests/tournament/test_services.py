@@ -266,3 +266,22 @@ def test_a_table_made_too_small_by_a_withdrawal_is_not_published(tournament, org
         services.round_publish(round_=round_, user=organizer)
     redrawn = services.round_seat(tournament=tournament, user=organizer, seed=2)
     services.round_publish(round_=redrawn, user=organizer)
+
+
+def test_a_threshold_tournament_ends_when_a_total_reaches_it(tournament, organizer, players):
+    import pytest
+    from django.core.exceptions import ValidationError
+
+    from tests.factories import play_round
+    from tournament import selectors, services
+
+    tournament.end_rule, tournament.threshold = "threshold", 25
+    tournament.save()
+    play_round(tournament, organizer, points=(0, 10, 20, 30))
+    assert selectors.tournament_finished(tournament)
+    with pytest.raises(ValidationError, match="finished"):
+        services.round_seat(tournament=tournament, user=organizer, seed=2)
+    tournament.threshold = 200
+    tournament.save()
+    assert not selectors.tournament_finished(tournament)
+    assert services.round_seat(tournament=tournament, user=organizer, seed=2).number == 2

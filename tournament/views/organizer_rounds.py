@@ -98,8 +98,8 @@ class RoundsView(OrganizerPage):
         context.update(
             rounds=[(r, per_round[r.pk], sum(per_round[r.pk].values())) for r in rounds],
             last=last,
-            can_seat_next=(last is None or last.status == Round.Status.CLOSED)
-            and len(rounds) < self.tournament.rounds_total,
+            can_seat_next=last is None
+            or (last.status == Round.Status.CLOSED and not selectors.tournament_finished(self.tournament)),
             next_number=len(rounds) + 1,
             active_count=self.tournament.registrations.filter(status=Registration.Status.CHECKED_IN).count(),
         )
