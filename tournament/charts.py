@@ -8,7 +8,6 @@ from django.utils.translation import gettext as _
 from engine.chart import ChartSize, standings_chart
 
 from . import selectors
-from .models import Tournament
 
 TOP_PLACES = 3
 # The projector's chart is read from the back of the hall: bigger type, bolder lines.
@@ -59,15 +58,3 @@ def chart_for_standings(
         size=size or ChartSize(),
     )
     return mark_safe(svg)  # engine.chart escapes every label it writes
-
-
-def standings_chart_svg(
-    tournament: Tournament,
-    *,
-    after_round: int | None = None,
-    include_open: bool = False,
-    top: int = TOP_PLACES,
-) -> SafeString:
-    """The chart of the tournament's standings (closed rounds unless include_open), as inline SVG."""
-    rounds, lines = selectors.standings(tournament, after_round=after_round, include_open=include_open)
-    return chart_for_standings(rounds, lines, top=top)

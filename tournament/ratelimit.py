@@ -13,6 +13,8 @@ bound. Point CACHES at a shared cache (database, Redis) if exact counting across
 
 from __future__ import annotations
 
+import ipaddress
+
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
@@ -40,6 +42,14 @@ def client_ip(request: HttpRequest) -> str:
         if addresses:
             return addresses[-1]
     return request.META.get("REMOTE_ADDR", "") or "unknown"
+
+
+def recorded_address(request: HttpRequest) -> str | None:
+    """The client's address as stored with a result: a valid IP address, or None."""
+    try:
+        return str(ipaddress.ip_address(client_ip(request)))
+    except ValueError:
+        return None
 
 
 def _key(request: HttpRequest) -> str:

@@ -33,6 +33,15 @@ def registrations(tournament: Tournament) -> QuerySet[Registration]:
     return tournament.registrations.select_related("player", "player__club").order_by("start_number")
 
 
+def registration_counts(tournament: Tournament) -> dict[str, int]:
+    """Players per registration status, and "total" (one query)."""
+    counts = {status: 0 for status in Registration.Status.values}
+    for status in tournament.registrations.values_list("status", flat=True):
+        counts[status] += 1
+    counts["total"] = sum(counts.values())
+    return counts
+
+
 def active_registrations(tournament: Tournament) -> list[Registration]:
     """Who is seated in the next round: checked in and not withdrawn."""
     return list(registrations(tournament).filter(status=Registration.Status.CHECKED_IN))

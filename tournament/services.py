@@ -542,18 +542,6 @@ class SubmitOutcome:
         return self.submission is not None
 
 
-def submission_snapshot(submission: Submission) -> dict[str, Any]:
-    return {
-        "version": submission.version, "source": submission.source,
-        "stopped_by_time": submission.stopped_by_time, "confirmed": submission.confirmed,
-        "entries": [
-            {"start_number": e.registration.start_number, "cards": e.cards, "card_count": e.card_count,
-             "hand_points": e.hand_points, "score": e.score, "went_out": e.went_out}
-            for e in submission.entries.select_related("registration").order_by("registration__start_number")
-        ],
-    }
-
-
 def entries_signature(submission: Submission) -> tuple:
     """What two independent entries must agree on: each player's points and who went out."""
     lines = sorted((e.registration_id, e.hand_points, e.went_out) for e in submission.entries.all())
@@ -622,7 +610,9 @@ def result_submit(
     validation = validate_table(
         TableReport(seated=seat_regs, seats=list(seats), stopped_by_time=stopped_by_time), context
     )
-    if stopped_by_time and captain and not clock.may_report_stopped_by_time(round_):
+    # (Without a time limit at all the engine already refuses a stopped round.)
+    clock_running = tournament.time_limit_minutes and not clock.may_report_stopped_by_time(round_)
+    if stopped_by_time and captain and clock_running:
         # The server decides, not the phone's clock: only a run-out round clock stops a round.
         validation.errors.append(Issue(
             code="clock_running", severity="error", params={}, player_id=None,

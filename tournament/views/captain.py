@@ -7,8 +7,6 @@ pages, and every response tells the browser not to cache it or pass the link on 
 
 from __future__ import annotations
 
-import ipaddress
-
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError
 from django.db.models import Prefetch
@@ -216,7 +214,7 @@ class CaptainTableView(View):
                 seats=form.seat_reports(form.values),
                 source=Submission.Source.CAPTAIN,
                 token=token,
-                ip_address=_address(request),
+                ip_address=ratelimit.recorded_address(request),
                 idempotency_key=form.idempotency_key,
                 stopped_by_time=form.stopped_by_time,
                 confirm_warnings=form.confirm_warnings,
@@ -256,14 +254,6 @@ class CaptainTableView(View):
         response = redirect(request.path + "?sent=1")
         response.status_code = 303  # see other: the browser fetches the page with GET
         return response
-
-
-def _address(request: HttpRequest) -> str | None:
-    address = ratelimit.client_ip(request)
-    try:
-        return str(ipaddress.ip_address(address))
-    except ValueError:
-        return None
 
 
 def deck_data(key: str) -> dict:

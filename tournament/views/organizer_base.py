@@ -13,10 +13,6 @@ def error_text(error: ValidationError) -> str:
     return " ".join(error.messages)
 
 
-def client_ip(request) -> str | None:
-    return request.META.get("REMOTE_ADDR") or None
-
-
 class OrganizerMixin(TournamentOrganizerMixin):
     """A page under /<tournament_pk>/…; `section` marks the active sub-navigation tab."""
 

@@ -20,14 +20,6 @@ from .organizer_base import OrganizerAction, OrganizerFormPage, OrganizerPage, e
 IMPORT_SALT = "tournament.players_import"
 
 
-def registration_counts(tournament) -> dict[str, int]:
-    counts = {status: 0 for status in Registration.Status.values}
-    for status in tournament.registrations.values_list("status", flat=True):
-        counts[status] += 1
-    counts["total"] = sum(counts.values())
-    return counts
-
-
 def known_player_groups(tournament, user) -> list[tuple[str, list[Player]]]:
     """Players of earlier tournaments, grouped by club, for adding with one click."""
     groups: dict[str, list[Player]] = {}
@@ -50,7 +42,7 @@ class PlayersView(OrganizerPage):
             form=self.form or PlayerForm(),
             known_groups=known_player_groups(self.tournament, self.request.user),
             clubs=Club.objects.order_by("name").values_list("name", flat=True),
-            counts=registration_counts(self.tournament),
+            counts=selectors.registration_counts(self.tournament),
         )
         return context
 
@@ -278,7 +270,9 @@ class CheckinView(OrganizerPage):
         context = super().get_context_data(**kwargs)
         query = self.request.GET.get("q", "")
         context.update(
-            query=query, registrations=self.matching(query), counts=registration_counts(self.tournament)
+            query=query,
+            registrations=self.matching(query),
+            counts=selectors.registration_counts(self.tournament),
         )
         return context
 

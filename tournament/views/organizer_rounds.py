@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass, field
 
 from django.contrib import messages
@@ -15,10 +14,11 @@ from django.utils.translation import gettext_lazy
 
 from engine import seating
 
-from .. import selectors, services
+from .. import ratelimit, selectors, services
+from ..captain import clean_idempotency_key, issue_text, new_idempotency_key
 from ..forms import SwapForm, TableResultForm
 from ..models import Registration, Round, Seat, Submission, SubmissionEntry, Table
-from .organizer_base import OrganizerAction, OrganizerPage, client_ip, error_text
+from .organizer_base import OrganizerAction, OrganizerPage, error_text
 
 
 @dataclass
@@ -191,7 +191,6 @@ class RoundView(RoundMixin, OrganizerPage):
             table_total=len(tables),
             all_confirmed=bool(tables) and counts[Table.Status.CONFIRMED] == len(tables),
             live=round_.status in (Round.Status.PUBLISHED, Round.Status.OPEN),
-            is_last=not self.tournament.rounds.filter(number__gt=round_.number).exists(),
         )
         if round_.status == Round.Status.DRAFT and not self.partial:
             context.update(self.seating_check(tables))
@@ -284,7 +283,7 @@ class TableResultView(RoundMixin, OrganizerPage):
     @cached_property
     def table(self) -> Table:
         return get_object_or_404(
-            Table.objects.prefetch_related("submissions__entries"),
+            Table.objects.select_related("round__tournament").prefetch_related("submissions__entries"),
             round=self.round,
             number=self.kwargs["table_number"],
         )
@@ -314,7 +313,7 @@ class TableResultView(RoundMixin, OrganizerPage):
                 for kind in ("cards", "points", "count")
                 for text in errors.get(f"{kind}_{row['reg_id']}", [])
             ] + [
-                {"severity": issue.severity, "text": _(issue.message) % issue.params}
+                {"severity": issue.severity, "text": issue_text(issue)}
                 for issue in (validation.issues_for(row["reg_id"]) if validation else [])
             ]
         general = [
@@ -322,7 +321,7 @@ class TableResultView(RoundMixin, OrganizerPage):
             for name in ("__all__", "went_out", "stopped_by_time", "confirm_warnings")
             for text in errors.get(name, [])
         ] + [
-            {"severity": issue.severity, "text": _(issue.message) % issue.params}
+            {"severity": issue.severity, "text": issue_text(issue)}
             for issue in ((*validation.errors, *validation.warnings) if validation else ())
             if issue.player_id is None
         ]
@@ -336,14 +335,14 @@ class TableResultView(RoundMixin, OrganizerPage):
             has_errors=bool(validation and validation.errors),
             shown=self.shown_submission(),
             time_limit=bool(self.tournament.time_limit_minutes),
-            idempotency_key=kwargs.get("idempotency_key") or uuid.uuid4().hex,
+            idempotency_key=kwargs.get("idempotency_key") or new_idempotency_key(),
             other_tables=self.round.tables.order_by("number"),
         )
         return context
 
     def post(self, request, *args, **kwargs):
         form = TableResultForm(request.POST, table=self.table, seats=self.seats())
-        key = request.POST.get("idempotency_key", "")[:64]
+        key = clean_idempotency_key(request.POST.get("idempotency_key"))
         if not form.is_valid():
             return self.render_to_response(self.get_context_data(form=form, idempotency_key=key), status=422)
         try:
@@ -352,7 +351,7 @@ class TableResultView(RoundMixin, OrganizerPage):
                 seats=form.seat_reports(),
                 source=Submission.Source.ORGANIZER,
                 user=request.user,
-                ip_address=client_ip(request),
+                ip_address=ratelimit.recorded_address(request),
                 idempotency_key=key,
                 stopped_by_time=form.cleaned_data["stopped_by_time"],
                 confirm_warnings=form.cleaned_data["confirm_warnings"],

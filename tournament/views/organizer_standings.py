@@ -7,6 +7,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
 
+from .. import selectors
 from ..charts import chart_for_standings
 from ..exports import standings_csv, standings_xlsx
 from ..tables import StandingsData, StandingsTable, standings_data
@@ -34,16 +35,15 @@ class StandingsView(StandingsMixin, OrganizerPage):
         data, club = self.data(), self.club()
         table = StandingsTable(data, data.filtered(club))
         RequestConfig(self.request, paginate=False).configure(table)
-        closed = list(
-            self.tournament.rounds.filter(status="closed").order_by("number").values_list("number", flat=True)
-        )
+        # The club filter swaps only the table (htmx); another round reloads the page with its chart.
+        table_only = bool(self.request.htmx) and self.request.htmx.target == "standings-table"
         context.update(
             data=data,
             table=table,
             club=club,
-            closed_rounds=closed,
+            closed_rounds=selectors.counted_rounds(self.tournament),
             after=data.rounds[-1] if data.rounds else None,
-            chart_svg=chart_for_standings(data.rounds, data.lines),
+            chart_svg="" if table_only else chart_for_standings(data.rounds, data.lines),
             missed_any=any(row["rounds_missed"] for row in data.rows),
         )
         return context

@@ -12,7 +12,7 @@ from django.views.generic import FormView
 
 from .. import selectors, services
 from ..forms import TournamentForm
-from ..models import Registration, Round
+from ..models import Round
 from .organizer_base import OrganizerFormPage, OrganizerPage, error_text
 
 
@@ -37,14 +37,12 @@ class TournamentOverviewView(OrganizerPage):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         tournament = self.tournament
-        counts = {status: 0 for status in Registration.Status.values}
-        for status in tournament.registrations.values_list("status", flat=True):
-            counts[status] += 1
+        counts = selectors.registration_counts(tournament)
         rounds = list(tournament.rounds.order_by("number"))
         current = rounds[-1] if rounds else None
         context.update(
             counts=counts,
-            registered=sum(counts.values()),
+            registered=counts["total"],
             rounds=rounds,
             closed_rounds=sum(1 for r in rounds if r.status == Round.Status.CLOSED),
             current=current,
