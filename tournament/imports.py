@@ -16,6 +16,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from .models import Club, Player
+
 # Header spellings, compared after lower-casing and dropping everything but letters.
 COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
     "first_name": ("vorname", "firstname", "first", "givenname", "prenom"),
@@ -27,7 +29,11 @@ COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
 REQUIRED = ("first_name", "last_name")
 # The columns' lengths (Player.first_name/last_name, Club.name): a longer cell is a line error here,
 # not a database error at import time.
-MAX_LENGTHS = {"first_name": 80, "last_name": 80, "club": 120}
+MAX_LENGTHS = {
+    "first_name": Player._meta.get_field("first_name").max_length,
+    "last_name": Player._meta.get_field("last_name").max_length,
+    "club": Club._meta.get_field("name").max_length,
+}
 MAX_ROWS = 2000
 
 _DATE_DE = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4})")

@@ -5,10 +5,10 @@ device that keeps asking for links that do not exist (a scanner, a broken bookma
 told to wait instead of being answered, and it learns nothing about which tokens exist because a
 blocked address is refused *before* the token is looked up.
 
-Counts live in Django's default cache (fixed window). The default is a LocMemCache (see settings):
-the hall runs one process, nothing extra has to be set up, and with several gunicorn workers each
-keeps its own count, so the limit is at most multiplied by the number of workers - still a hard
-bound. Point CACHES at a shared cache (database, Redis) if exact counting across processes matters.
+Counts live in Django's default cache (fixed window), a file cache in var/ shared by the gunicorn
+workers with nothing extra to set up. Its increments are not atomic across processes, so two
+requests at the same moment may count once: a limit for scanners, not an exact counter. Point
+CACHES at Redis or Memcached if exact counting matters. The login limit uses the same `hit()`.
 """
 
 from __future__ import annotations
@@ -61,13 +61,17 @@ def is_blocked(request: HttpRequest) -> bool:
     return (cache.get(_key(request)) or 0) >= failures_allowed()
 
 
-def record_wrong_token(request: HttpRequest) -> int:
-    """Count one unknown link for this address; returns the count in the current window."""
-    key = _key(request)
-    if cache.add(key, 1, timeout=window_seconds()):
+def hit(key: str, window: int) -> int:
+    """Count one event under `key`; the window starts with the first one. Returns the count so far."""
+    if cache.add(key, 1, timeout=window):
         return 1
     try:
-        return cache.incr(key)
+        return cache.incr(key)  # keeps the expiry the first event set
     except ValueError:  # expired between add() and incr()
-        cache.set(key, 1, timeout=window_seconds())
+        cache.set(key, 1, timeout=window)
         return 1
+
+
+def record_wrong_token(request: HttpRequest) -> int:
+    """Count one unknown link for this address; returns the count in the current window."""
+    return hit(_key(request), window_seconds())

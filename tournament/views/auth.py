@@ -27,12 +27,7 @@ def failures(request: HttpRequest) -> int:
 
 def record_failure(request: HttpRequest) -> None:
     for key in _keys(request):
-        # add() starts the window with the first failure; incr() keeps its expiry.
-        if not cache.add(key, 1, timeout=settings.LOGIN_FAILURE_WINDOW):
-            try:
-                cache.incr(key)
-            except ValueError:  # expired between add() and incr()
-                cache.add(key, 1, timeout=settings.LOGIN_FAILURE_WINDOW)
+        ratelimit.hit(key, settings.LOGIN_FAILURE_WINDOW)
 
 
 def clear_failures(request: HttpRequest) -> None:

@@ -13,6 +13,7 @@ from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.decorators import method_decorator
+from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 from django.views import View
 from django.views.decorators.cache import never_cache
@@ -42,9 +43,13 @@ def _private(response: HttpResponse) -> HttpResponse:
     return response
 
 
-def table_fingerprint(table: Table) -> str:
-    """Changes whenever something the captain sees changes: status, round status, versions."""
-    versions = table.submissions.count()
+def table_fingerprint(table: Table, versions: int | None = None) -> str:
+    """Changes whenever something the captain sees changes: status, round status, versions.
+
+    Versions are numbered 1, 2, … per table, so a caller holding the newest one passes its number.
+    """
+    if versions is None:
+        versions = table.submissions.count()
     return f"{table.status}.{table.round.status}.{versions}"
 
 
@@ -78,6 +83,7 @@ class CaptainTableView(View):
 
     # --- reading ----------------------------------------------------------------------------
 
+    @cached_property
     def seats(self) -> list[Seat]:
         return list(
             self.table.seats.select_related("registration__player").order_by("position")
@@ -95,7 +101,7 @@ class CaptainTableView(View):
         message: str = "", stored: bool = False, status: int = 200,
     ) -> HttpResponse:
         table, round_ = self.table, self.table.round
-        seats = self.seats()
+        seats = self.seats
         registration_ids = [seat.registration_id for seat in seats]
         submissions = self.submissions()
         confirmed = next((s for s in submissions if s.confirmed), None)
@@ -125,7 +131,7 @@ class CaptainTableView(View):
             "message": message,
             "just_stored": stored,
             "stored_keys": [s.idempotency_key for s in submissions if s.idempotency_key],
-            "fingerprint": table_fingerprint(table),
+            "fingerprint": table_fingerprint(table, len(submissions)),
             "deck": deck_data(round_.tournament.deck),
             "texts": {
                 "total": _("{points} points · {cards} cards"),
@@ -159,7 +165,7 @@ class CaptainTableView(View):
             # Entries are stored in seat order, and their ids keep it.
             "shown_entries": list(shown.entries.all()) if shown else [],
             "stored_keys": [s.idempotency_key for s in submissions if s.idempotency_key],
-            "fingerprint": f"{table.status}.{table.round.status}.{len(submissions)}",
+            "fingerprint": table_fingerprint(table, len(submissions)),
         }
         return render(request, TEMPLATE + "#stored", context)
 
@@ -181,7 +187,7 @@ class CaptainTableView(View):
             "shown_entries": outcome.entries,
             "stored_keys": [submission.idempotency_key],
             # Versions are numbered 1, 2, … per table, so the newest version counts them.
-            "fingerprint": f"{table.status}.{table.round.status}.{submission.version}",
+            "fingerprint": table_fingerprint(table, submission.version),
         }
         return render(request, TEMPLATE + "#stored", context)
 
@@ -203,7 +209,7 @@ class CaptainTableView(View):
 
     def post(self, request: HttpRequest, token: str) -> HttpResponse:
         table = self.table
-        seats = self.seats()
+        seats = self.seats
         form = read_form(request.POST, [seat.registration_id for seat in seats])
         if table.status == Table.Status.CONFIRMED or table.round.status != Round.Status.OPEN:
             # Read in this request (dispatch): no report to check; the service decides again under its lock.
