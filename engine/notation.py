@@ -95,6 +95,16 @@ def _colour_aliases(deck: Deck) -> dict[str, str]:
     return aliases
 
 
+def name_tables(deck: Deck = CLASSIC) -> dict:
+    """The names this module reads, for a client that totals a hand as it is typed (the captain's
+    phone): one set of names, so the phone's running total never disagrees with the server."""
+    return {
+        "ranks": _rank_aliases(deck),
+        "colours": _colour_aliases(deck),
+        "phrases": [[*words, code] for words, code in PHRASES.items() if deck.has_rank(code)],
+    }
+
+
 def _read_word(word: str, ranks: dict[str, str], colours: dict[str, str]) -> tuple[str | None, str | None]:
     """Split one word into (colour, rank); rank None means a bare colour word, both None unknown.
 

@@ -8,28 +8,48 @@
 (function () {
   "use strict";
 
-  var COLOURS = { r: "R", red: "R", rot: "R", y: "Y", yellow: "Y", gelb: "Y",
-    g: "G", green: "G", gruen: "G", "grün": "G", b: "B", blue: "B", blau: "B" };
-  var RANKS = { "+2": "+2", d2: "+2", draw2: "+2", zieh2: "+2", s: "S", skip: "S", aussetzen: "S",
-    stopp: "S", stop: "S", rev: "Rev", reverse: "Rev", retour: "Rev", richtungswechsel: "Rev",
-    w: "W", wild: "W", joker: "W", farbwahl: "W", farbenwahl: "W", farbwechsel: "W",
-    "+4": "+4", "w+4": "+4", wild4: "+4", zieh4: "+4", d4: "+4", draw4: "+4" };
-
   function jsonData(id) {
     var el = document.getElementById(id);
     return el ? JSON.parse(el.textContent) : null;
   }
 
-  var deck = jsonData("captain-deck") || { colours: [], ranks: [] };
+  var deck = jsonData("captain-deck") || { colours: [], ranks: [], names: { ranks: {}, colours: {}, phrases: [] } };
+  /* The card names come from the server's notation (engine.notation.name_tables), never a copy. */
+  var RANKS = deck.names.ranks;
+  var COLOURS = deck.names.colours;
+  var PHRASES = deck.names.phrases;
   var texts = jsonData("captain-texts") || {};
   var values = {};
   var black = {};
   deck.ranks.forEach(function (rank) {
     values[rank.code] = rank.value;
     black[rank.code] = rank.black;
-    RANKS[rank.code.toLowerCase()] = rank.code;
   });
-  for (var n = 0; n <= 9; n++) { RANKS[String(n)] = String(n); }
+
+  function normalise(word) {
+    return word.toLowerCase().replace(/ä/g, "ae").replace(/ö/g, "oe").replace(/ü/g, "ue").replace(/ß/g, "ss");
+  }
+
+  /* Words of a hand; a multi-word name ("zieh 2", "wild draw four") becomes one word, but only
+     within a run of spaces, as on the server: "W, 4" stays a Wild and a four. */
+  function splitWords(text) {
+    var result = [];
+    normalise(text).split(/[,;]+/).forEach(function (part) {
+      var parts = part.split(/\s+/).filter(Boolean);
+      for (var i = 0; i < parts.length; i++) {
+        var matched = null;
+        PHRASES.forEach(function (phrase) {
+          var size = phrase.length - 1;
+          if ((!matched || size > matched.size) && parts.slice(i, i + size).join(" ") === phrase.slice(0, size).join(" ")) {
+            matched = { size: size, code: phrase[size] };
+          }
+        });
+        if (matched) { result.push(matched.code.toLowerCase()); i += matched.size - 1; }
+        else { result.push(parts[i]); }
+      }
+    });
+    return result;
+  }
 
   /* --- reading a hand (a lenient subset of the server's notation) -------------------------- */
 
@@ -47,7 +67,7 @@
   }
 
   function parseHand(text) {
-    var words = text.toLowerCase().split(/[\s,;]+/).filter(Boolean);
+    var words = splitWords(text);
     var cards = [];
     var count = 1;
     var colour = null;

@@ -125,3 +125,18 @@ def test_captain_reports_from_a_phone_and_the_organizer_confirms(
     page.reload()
     expect(page.locator(".result.is-confirmed")).to_contain_text("Confirmed result")
     expect(page.locator("form.report-form")).to_have_count(0)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_phone_totals_typed_names_as_the_server_reads_them(live_server, browser, phone_table):
+    page = browser.new_context(viewport={"width": 360, "height": 740}, locale="en-US").new_page()
+    page.goto(f"{live_server.url}/t/{phone_table.token}/")
+    cards = player(page, "Ben Berg").locator(".cards-input")
+    summary = player(page, "Ben Berg").locator(".hand-summary")
+    cards.fill("wild 4")  # one Wild Draw Four, as engine.notation reads it
+    expect(summary).to_contain_text("50 points · 1 card")
+    cards.fill("W, 4")  # a Wild and a four
+    expect(summary).to_contain_text("54 points · 2 cards")
+    cards.fill("rot 7, grün zieh 2, Joker")
+    expect(summary).to_contain_text("77 points · 3 cards")

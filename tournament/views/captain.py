@@ -19,6 +19,7 @@ from django.views import View
 from django.views.decorators.cache import never_cache
 
 from engine.cards import get_deck
+from engine.notation import name_tables
 
 from .. import clock, ratelimit, services
 from ..captain import (
@@ -271,6 +272,7 @@ def deck_data(key: str) -> dict:
             {"code": spec.code, "value": spec.value, "black": spec.is_black, "label": spec.label}
             for spec in deck.ranks
         ],
+        "names": name_tables(deck),
     }
 
 
