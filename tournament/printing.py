@@ -142,7 +142,7 @@ def rules_reminder(tournament: Tournament) -> list[str]:
 
 def table_sheets(round_: Round, *, request: HttpRequest | None = None) -> list[Sheet]:
     sheets = []
-    for table in selectors.round_tables(round_):
+    for table in selectors.round_tables(round_, with_results=False):
         seats = list(table.seats.all())
         roles = table_roles({seat.pk: seat.registration.player.born for seat in seats})
         link = absolute_url(table.get_captain_url(), request)
@@ -211,7 +211,7 @@ def seating_lines(round_: Round) -> list[SeatingLine]:
             table=table.number,
             seat=seat.position,
         )
-        for table in selectors.round_tables(round_)
+        for table in selectors.round_tables(round_, with_results=False)
         for seat in table.seats.all()
     ]
     return sorted(lines, key=lambda line: (line.sort_name.casefold(), line.start_number))

@@ -100,17 +100,17 @@ def seating_plan_summary(tournament: Tournament) -> SeatingPlanSummary | None:
     )
 
 
-def round_tables(round_: Round) -> list[Table]:
-    """The round's tables with seats, players and submissions (newest first) in four queries."""
+def round_tables(round_: Round, *, with_results: bool = True) -> list[Table]:
+    """The round's tables with seats and players, and (with_results) the submissions, newest first,
+    with their entries: two queries for the seating alone, four with the results."""
     seats = Seat.objects.select_related("registration__player__club").order_by("position")
-    submissions = Submission.objects.prefetch_related(
-        Prefetch("entries", queryset=SubmissionEntry.objects.order_by("id"))
-    ).order_by("-version")
-    return list(
-        round_.tables.order_by("number").prefetch_related(
-            Prefetch("seats", queryset=seats), Prefetch("submissions", queryset=submissions)
-        )
-    )
+    prefetch = [Prefetch("seats", queryset=seats)]
+    if with_results:
+        submissions = Submission.objects.prefetch_related(
+            Prefetch("entries", queryset=SubmissionEntry.objects.order_by("id"))
+        ).order_by("-version")
+        prefetch.append(Prefetch("submissions", queryset=submissions))
+    return list(round_.tables.order_by("number").prefetch_related(*prefetch))
 
 
 def table_counts(round_: Round) -> dict[str, int]:

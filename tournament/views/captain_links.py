@@ -83,7 +83,7 @@ class RoundLinksView(RoundMixin, TemplateView):
         round_ = self.round
         links = []
         if round_.status in LINK_STATUSES:
-            for table in selectors.round_tables(round_):
+            for table in selectors.round_tables(round_, with_results=False):
                 url = absolute_url(table.get_captain_url(), self.request)
                 links.append(TableLink(table=table, url=url, qr=qr_svg(url, scale=3)))
         context.update(
@@ -208,8 +208,9 @@ class TableDetailView(RoundMixin, TemplateView):
             latest_captain=captain,
             latest_organizer=organizer,
             compared=compared,
-            mismatch=any(line.differs for line in compared)
-            or bool(captain and organizer and captain.stopped_by_time != organizer.stopped_by_time),
+            # The same comparison that decides a second entry's confirmation (rows only highlight it).
+            mismatch=bool(captain and organizer)
+            and services.entries_signature(captain) != services.entries_signature(organizer),
             captain_url=url,
             qr=qr_svg(url, scale=4),
             can_confirm=self.round.status != Round.Status.CLOSED,
