@@ -548,20 +548,6 @@ def entries_signature(submission: Submission) -> tuple:
     return (*lines, submission.stopped_by_time)
 
 
-def _table_status_after(table: Table, tournament: Tournament) -> str:
-    if table.submissions.filter(confirmed=True).exists():
-        return Table.Status.CONFIRMED
-    if not tournament.require_second_entry:
-        return Table.Status.REPORTED if table.submissions.exists() else Table.Status.WAITING
-    latest = {
-        source: table.submissions.filter(source=source).order_by("-version").first()
-        for source in Submission.Source.values
-    }
-    if all(latest.values()) and len({entries_signature(s) for s in latest.values()}) > 1:
-        return Table.Status.DISPUTED
-    return Table.Status.REPORTED if table.submissions.exists() else Table.Status.WAITING
-
-
 def result_submit(
     *,
     table: Table,
@@ -700,8 +686,7 @@ def _store_submission(
         _confirm(submission, table=table, user=user)
         table.status = Table.Status.CONFIRMED
     elif tournament.require_second_entry:
-        _confirm_if_entries_match(table, user=user)
-        table.status = _table_status_after(table, tournament)
+        table.status = _second_entry_status(table, user=user)
     elif table.status != Table.Status.CONFIRMED:
         table.status = Table.Status.REPORTED  # a new, unconfirmed version; a confirmed one stays
     Table.objects.filter(pk=table.pk).update(status=table.status)
@@ -723,15 +708,21 @@ def _confirm(submission: Submission, *, table: Table, user) -> None:
     )
 
 
-def _confirm_if_entries_match(table: Table, *, user) -> None:
-    latest = [
-        table.submissions.filter(source=source).order_by("-version").first()
-        for source in Submission.Source.values
-    ]
-    if all(latest) and entries_signature(latest[0]) == entries_signature(latest[1]):
-        newest = max(latest, key=lambda s: s.version)
-        if not newest.confirmed:
-            _confirm(newest, table=table, user=user)
+def _second_entry_status(table: Table, *, user) -> str:
+    """With a second, independent entry required: confirm when the newest captain's and organizer's
+    versions agree, show the table as disputed when they differ (read once, under the table lock)."""
+    newest = {}
+    for submission in table.submissions.prefetch_related("entries").order_by("version"):
+        newest[submission.source] = submission
+    both = [newest[source] for source in Submission.Source.values if source in newest]
+    if len(both) == 2 and entries_signature(both[0]) == entries_signature(both[1]):
+        latest = max(both, key=lambda s: s.version)
+        if not latest.confirmed:
+            _confirm(latest, table=table, user=user)
+        return Table.Status.CONFIRMED
+    if table.submissions.filter(confirmed=True).exists():  # an earlier agreement stays confirmed
+        return Table.Status.CONFIRMED
+    return Table.Status.DISPUTED if len(both) == 2 else Table.Status.REPORTED
 
 
 @transaction.atomic
