@@ -159,6 +159,19 @@ def player_register(
         first_name=first_name, last_name=last_name, club_name=club_name,
         birth_date=birth_date, birth_year=birth_year,
     )
+    return _register(tournament=tournament, user=user, player=player, check_in=check_in)
+
+
+@transaction.atomic
+def player_register_known(
+    *, tournament: Tournament, user, player: Player, check_in: bool = False
+) -> Registration:
+    """Register a player kept from an earlier tournament, by their record (not by name)."""
+    Tournament.objects.select_for_update().get(pk=tournament.pk)
+    return _register(tournament=tournament, user=user, player=player, check_in=check_in)
+
+
+def _register(*, tournament: Tournament, user, player: Player, check_in: bool) -> Registration:
     if tournament.registrations.filter(player=player).exists():
         raise ValidationError(_("%(name)s is already registered.") % {"name": player.name})
     last = tournament.registrations.aggregate(last=Max("start_number"))["last"] or 0

@@ -72,15 +72,8 @@ class PlayerAddView(PlayersView):
             added = 0
             for player in filter(None, chosen):
                 try:
-                    services.player_register(
-                        tournament=tournament,
-                        user=user,
-                        first_name=player.first_name,
-                        last_name=player.last_name,
-                        club_name=player.club_name,
-                        birth_date=player.birth_date,
-                        birth_year=player.birth_year,
-                        check_in=check_in,
+                    services.player_register_known(
+                        tournament=tournament, user=user, player=player, check_in=check_in
                     )
                     added += 1
                 except ValidationError as exc:
