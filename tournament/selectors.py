@@ -6,7 +6,6 @@ Selectors also turn rows into the plain data the engine works on, so the engine 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db.models import Prefetch, QuerySet
@@ -127,25 +126,6 @@ def confirmed_results(tournament: Tournament, round_numbers: list[int]) -> list[
         submission__table__round__number__in=round_numbers,
     ).values_list("registration_id", "submission__table__round__number", "score", "went_out")
     return [RoundResult(player_id=r, round_number=n, score=s, went_out=w) for r, n, s, w in entries]
-
-
-def wins_before(
-    tournament: Tournament, round_number: int, *, registration_ids: Sequence[int] | None = None
-) -> dict[int, int]:
-    """Rounds each registration (or only the given ones) won before the given round (for the engine's
-    typo warnings): one query."""
-    wins: dict[int, int] = defaultdict(int)
-    entries = SubmissionEntry.objects.filter(
-        submission__confirmed=True,
-        went_out=True,
-        submission__table__round__tournament=tournament,
-        submission__table__round__number__lt=round_number,
-    )
-    if registration_ids is not None:
-        entries = entries.filter(registration_id__in=registration_ids)
-    for reg_id in entries.values_list("registration_id", flat=True):
-        wins[reg_id] += 1
-    return dict(wins)
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from engine.notation import format_hand
 from engine.scoring import ScoringFormat, round_scores
 from engine.validation import Issue, ReportContext, SeatReport, TableReport, Validation, validate_table
 
-from . import backup, clock, selectors
+from . import backup, clock, selectors, sql
 from .audit import audit
 from .imports import ImportRow
 from .models import (
@@ -572,6 +572,8 @@ def result_submit(
     idempotency_key: str = "",
     stopped_by_time: bool = False,
     confirm_warnings: bool = False,
+    seated: Sequence[Seat] | None = None,
+    sent: Sequence[Submission] | None = None,
 ) -> SubmitOutcome:
     """Validate a table's report with the engine and store it as a new version.
 
@@ -582,29 +584,28 @@ def result_submit(
     once a round is published) and the wins of earlier rounds. Fifty captains sending at once then
     queue on the database only for the short write (SQLite lets one writer in at a time). Pass the
     table with its round and tournament (select_related): its status is read again under the lock.
+    A caller that has just read the table's seats (with registration and player) or its versions
+    passes them as `seated` and `sent`, and they are not read again.
     """
     round_, tournament = table.round, table.round.tournament
     captain = source == Submission.Source.CAPTAIN
     open_statuses = {Round.Status.OPEN} if captain else {Round.Status.PUBLISHED, Round.Status.OPEN}
+    # The reads on this path are hand-written SQL (tournament.sql): fifty captains send at once.
     if idempotency_key:
-        earlier = table.submissions.filter(idempotency_key=idempotency_key).order_by("pk").first()
+        sent = sql.table_submissions(table) if sent is None else sent
+        earlier = next((s for s in sent if s.idempotency_key == idempotency_key), None)
         if earlier is not None:
             return SubmitOutcome(submission=earlier, duplicate=True)
     # Whether the round still accepts results is decided under the lock, from fresh rows: the table
     # passed in may carry a round read before it was opened or closed.
-    seated = list(
-        Seat.objects.filter(table=table).order_by("position").values_list(
-            "registration_id", "registration__start_number",
-            "registration__player__first_name", "registration__player__last_name",
-        )
-    )
-    seat_regs = [reg_id for reg_id, *_rest in seated]
+    seated = [seat.registration for seat in (sql.table_seats(table) if seated is None else seated)]
+    seat_regs = [registration.pk for registration in seated]
     context = ReportContext(
         deck=get_deck(tournament.deck),
         time_limit=bool(tournament.time_limit_minutes),
-        wins_so_far=selectors.wins_before(tournament, round_.number, registration_ids=seat_regs),
+        wins_so_far=sql.wins_before(tournament.pk, round_.number, seat_regs),
         rounds_before=round_.number - 1,
-        player_names={reg_id: f"{first} {last}".strip() for reg_id, _number, first, last in seated},
+        player_names={registration.pk: registration.player.name for registration in seated},
     )
     validation = validate_table(
         TableReport(seated=seat_regs, seats=list(seats), stopped_by_time=stopped_by_time), context
@@ -632,7 +633,7 @@ def result_submit(
         )
         for reg_id in seat_regs
     ]
-    start_numbers = {reg_id: number for reg_id, number, *_names in seated}
+    start_numbers = {registration.pk: registration.start_number for registration in seated}
     return _store_submission(
         table=table, entries=entries, start_numbers=start_numbers, open_statuses=open_statuses,
         source=source, user=user, token=token, ip_address=ip_address, idempotency_key=idempotency_key,
@@ -658,14 +659,9 @@ def _store_submission(
     # Only this table's row is locked: fifty captains at once must not queue on the round's and the
     # tournament's rows. The round's status is read again after the lock, so a round closed meanwhile
     # is seen (round_close locks the tables first).
-    # A model query, not values_list(): Django drops `of` without one, and PostgreSQL would lock the round.
-    locked = (
-        Table.objects.select_for_update(of=("self",)).select_related("round").only("status", "round__status")
-        .get(pk=table.pk)
-    )
     round_, tournament = table.round, table.round.tournament
-    table.status, round_.status = locked.status, locked.round.status
-    versions = dict(table.submissions.values_list("idempotency_key", "version").order_by("version"))
+    table.status, round_.status = sql.lock_table(table)
+    versions = sql.table_version_keys(table)
     if idempotency_key and idempotency_key in versions:
         # The same report, sent twice at once: the other request stored it.
         earlier = table.submissions.get(idempotency_key=idempotency_key)

@@ -21,13 +21,14 @@ from django.views.decorators.cache import never_cache
 from engine.cards import get_deck
 from engine.notation import name_tables
 
-from .. import clock, ratelimit, services
+from .. import clock, ratelimit, services, sql
 from ..captain import (
     CONFIRM_FIELD,
     KEY_FIELD,
     OUTCOME_FIELD,
     STOPPED_BY_TIME,
     ReportForm,
+    clean_idempotency_key,
     form_from_submission,
     player_rows,
     read_form,
@@ -66,7 +67,7 @@ class CaptainTableView(View):
             response["Retry-After"] = str(ratelimit.window_seconds())
             return _private(response)
         token = kwargs["token"]
-        table = Table.objects.select_related("round__tournament").filter(token=token).first()
+        table = sql.table_by_token(token)
         if table is None:
             ratelimit.record_wrong_token(request)
         if table is None or table.round.status == Round.Status.DRAFT:
@@ -86,9 +87,7 @@ class CaptainTableView(View):
 
     @cached_property
     def seats(self) -> list[Seat]:
-        return list(
-            self.table.seats.select_related("registration__player").order_by("position")
-        )
+        return sql.table_seats(self.table)
 
     def submissions(self) -> list[Submission]:
         return list(
@@ -146,14 +145,9 @@ class CaptainTableView(View):
         template = TEMPLATE + "#page" if request.htmx else TEMPLATE
         return render(request, template, context, status=status)
 
-    def render_stored(self, request: HttpRequest) -> HttpResponse:
-        """Thanks and the stored result, without the entry form: two queries and a small template."""
+    def render_stored(self, request: HttpRequest, submissions: list[Submission]) -> HttpResponse:
+        """Thanks and the stored result, without the entry form (the answer to a repeated report)."""
         table = self.table
-        table.status = Table.objects.values_list("status", flat=True).get(pk=table.pk)
-        entries = SubmissionEntry.objects.select_related("registration__player").order_by("pk")
-        submissions = list(
-            table.submissions.prefetch_related(Prefetch("entries", queryset=entries)).order_by("-version")
-        )
         confirmed = next((s for s in submissions if s.confirmed), None)
         reported = next((s for s in submissions if s.source == Submission.Source.CAPTAIN), None)
         shown = confirmed or reported
@@ -163,8 +157,7 @@ class CaptainTableView(View):
             "tournament": table.round.tournament,
             "confirmed": confirmed,
             "shown": shown,
-            # Entries are stored in seat order, and their ids keep it.
-            "shown_entries": list(shown.entries.all()) if shown else [],
+            "shown_entries": sql.submission_entries(shown) if shown else [],
             "stored_keys": [s.idempotency_key for s in submissions if s.idempotency_key],
             "fingerprint": table_fingerprint(table, len(submissions)),
         }
@@ -210,11 +203,18 @@ class CaptainTableView(View):
 
     def post(self, request: HttpRequest, token: str) -> HttpResponse:
         table = self.table
-        seats = self.seats
-        form = read_form(request.POST, [seat.registration_id for seat in seats])
         if table.status == Table.Status.CONFIRMED or table.round.status != Round.Status.OPEN:
             # Read in this request (dispatch): no report to check; the service decides again under its lock.
+            form = read_form(request.POST, [seat.registration_id for seat in self.seats])
             return self.refused(request, form, ValidationError(_("This round does not accept results.")))
+        # A repeated report (a double tap, or the phone sending again after a lost answer) is answered
+        # from what is stored, before the seats are read or the report checked.
+        sent = sql.table_submissions(table)
+        key = clean_idempotency_key(request.POST.get(KEY_FIELD))
+        if key and any(submission.idempotency_key == key for submission in sent):
+            return self.stored(request, sent)
+        seats = self.seats
+        form = read_form(request.POST, [seat.registration_id for seat in seats])
         try:
             outcome = services.result_submit(
                 table=table,
@@ -225,6 +225,8 @@ class CaptainTableView(View):
                 idempotency_key=form.idempotency_key,
                 stopped_by_time=form.stopped_by_time,
                 confirm_warnings=form.confirm_warnings,
+                seated=seats,
+                sent=sent,
             )
         except ValidationError as exc:
             return self.refused(request, form, exc)
@@ -255,9 +257,11 @@ class CaptainTableView(View):
             )
         return self.render_page(request, message=" ".join(error.messages), status=403)
 
-    def stored(self, request: HttpRequest) -> HttpResponse:
+    def stored(self, request: HttpRequest, submissions: list[Submission] | None = None) -> HttpResponse:
         if request.htmx:
-            return self.render_stored(request)
+            return self.render_stored(
+                request, sql.table_submissions(self.table) if submissions is None else submissions
+            )
         response = redirect(request.path + "?sent=1")
         response.status_code = 303  # see other: the browser fetches the page with GET
         return response

@@ -1,0 +1,139 @@
+"""tournament.sql loads the same instances the ORM would, on SQLite and on PostgreSQL alike."""
+
+import datetime
+
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from tests.factories import UserFactory, play_round
+from tests.tournament.conftest import seat_ids
+from tournament import services, sql
+from tournament.models import (
+    Player,
+    Registration,
+    Round,
+    Seat,
+    Submission,
+    SubmissionEntry,
+    Table,
+    Tournament,
+)
+
+
+def values(instance) -> dict:
+    """Every column as the instance holds it (after the ORM's or tournament.sql's converters)."""
+    return {field.attname: getattr(instance, field.attname) for field in type(instance)._meta.concrete_fields}
+
+
+def orm(model, pk):
+    return values(model.objects.get(pk=pk))
+
+
+def submit(table, *, key="k1", points=(0, 12, 7, 30)):
+    from engine.validation import SeatReport
+
+    ids = seat_ids(table)
+    reports = [
+        SeatReport(reg_id, went_out=True) if index == 0 else SeatReport(reg_id, points=str(points[index]))
+        for index, reg_id in enumerate(ids)
+    ]
+    return services.result_submit(
+        table=Table.objects.select_related("round__tournament").get(pk=table.pk), seats=reports,
+        source=Submission.Source.CAPTAIN, token=table.token, ip_address="192.0.2.7", idempotency_key=key,
+    )
+
+
+def test_table_by_token_loads_table_round_and_tournament_like_the_orm(table):
+    tournament = table.round.tournament
+    tournament.tiebreaks = ["wins", "best_round"]
+    tournament.seating_plan = {"seed": 3, "rounds": [[[1, 2, 3, 4]]]}
+    tournament.save()
+    Round.objects.filter(pk=table.round_id).update(
+        clock_started_at=timezone.now() - datetime.timedelta(minutes=5), clock_seconds=1800,
+        published_at=timezone.now(),
+    )
+
+    loaded = sql.table_by_token(table.token)
+
+    assert values(loaded) == orm(Table, table.pk)
+    assert values(loaded.round) == orm(Round, table.round_id)
+    assert values(loaded.round.tournament) == orm(Tournament, tournament.pk)
+    assert loaded.round.tournament.seating_plan == {"seed": 3, "rounds": [[[1, 2, 3, 4]]]}
+    assert timezone.is_aware(loaded.round.clock_started_at)
+    assert loaded.round.tournament.date == tournament.date
+
+
+def test_table_by_token_of_an_unknown_token_is_none(table):
+    assert sql.table_by_token("no-such-token") is None
+
+
+def test_table_seats_in_playing_order_with_registration_and_player(table):
+    seats = sql.table_seats(table)
+
+    assert [seat.position for seat in seats] == [1, 2, 3, 4]
+    names = [seat.registration.player.name for seat in seats]
+    assert names == ["Anna Alt", "Ben Berg", "Cem Cakir", "Dora Dorn"]
+    for seat in seats:
+        assert values(seat) == orm(Seat, seat.pk)
+        assert values(seat.registration) == orm(Registration, seat.registration_id)
+        assert values(seat.registration.player) == orm(Player, seat.registration.player_id)
+    assert seats[0].registration.player.birth_date == datetime.date(1950, 3, 1)
+
+
+def test_table_submissions_newest_first_and_their_entries_in_seat_order(table):
+    submit(table, key="first")
+    submit(table, key="second", points=(0, 5, 5, 5))
+
+    submissions = sql.table_submissions(table)
+
+    assert [s.version for s in submissions] == [2, 1]
+    assert [s.idempotency_key for s in submissions] == ["second", "first"]
+    for submission in submissions:
+        assert values(submission) == orm(Submission, submission.pk)
+    assert str(submissions[0].ip_address) == "192.0.2.7" and timezone.is_aware(submissions[0].created_at)
+    entries = sql.submission_entries(submissions[1])
+    assert [e.registration_id for e in entries] == seat_ids(table)
+    assert [e.hand_points for e in entries] == [0, 12, 7, 30]
+    assert [e.went_out for e in entries] == [True, False, False, False]
+    assert entries[1].registration.player.name == "Ben Berg"
+    for entry in entries:
+        assert values(entry) == orm(SubmissionEntry, entry.pk)
+
+
+def test_lock_table_returns_the_statuses_and_version_keys_the_versions(table):
+    with transaction.atomic():
+        assert sql.lock_table(table) == ("waiting", "open")
+        assert sql.table_version_keys(table) == {}
+    submit(table, key="first")
+    submit(table, key="second", points=(0, 5, 5, 5))
+
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        assert sql.lock_table(table) == ("reported", "open")
+    assert sql.table_version_keys(table) == {"first": 1, "second": 2}
+
+    locking = "FOR UPDATE OF t" in queries.captured_queries[-1]["sql"]
+    assert locking == connection.features.has_select_for_update_of  # PostgreSQL: the table's row only
+
+
+def test_wins_before_counts_confirmed_rounds_won_before_the_round(tournament, players):
+    user = UserFactory()
+    first = play_round(tournament, user, seed=1)
+    play_round(tournament, user, seed=2)
+    ids = [reg.pk for reg in players]
+    winners_of_round_1 = set(
+        SubmissionEntry.objects.filter(submission__table__round=first, went_out=True)
+        .values_list("registration_id", flat=True)
+    )
+
+    assert sql.wins_before(tournament.pk, 2, ids) == {reg_id: 1 for reg_id in winners_of_round_1}
+    assert sum(sql.wins_before(tournament.pk, 3, ids).values()) == 6  # two rounds of three tables
+    assert sql.wins_before(tournament.pk, 1, ids) == {}
+    assert sql.wins_before(tournament.pk, 3, []) == {}
+    some = sorted(winners_of_round_1)[:1]
+    assert set(sql.wins_before(tournament.pk, 2, some)) == set(some)
+
+
+def test_wins_before_ignores_unconfirmed_reports(table):
+    submit(table)  # a captain's report, waiting for the organizer
+    assert sql.wins_before(table.round.tournament_id, 2, seat_ids(table)) == {}

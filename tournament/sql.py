@@ -1,0 +1,186 @@
+"""Hand-written SQL for the reads on the captain's report, the path fifty phones take at one moment.
+
+Django's query compiler costs 0.5 to 1.5 ms for each of these reads on a two-core laptop, the SQL itself
+0.03 to 0.05 ms (docs/performance.md), and a report needs half a dozen of them. So the statements here are
+written out, their column lists generated from the models' metadata, and each row becomes a model
+instance through `Model.from_db` after the fields' own converters ran: the instances are the ones
+the ORM would load (tests/tournament/test_sql.py compares them on both databases). Everything else
+uses the ORM.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from functools import cache
+from weakref import WeakKeyDictionary
+
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Model
+from django.db.models.expressions import Col
+
+from .models import Player, Registration, Round, Seat, Submission, SubmissionEntry, Table, Tournament
+
+
+def _quote(name: str) -> str:
+    return connection.ops.quote_name(name)
+
+
+@cache
+def _select_list(model: type[Model], alias: str) -> str:
+    return ", ".join(f"{alias}.{_quote(field.column)}" for field in model._meta.concrete_fields)
+
+
+@cache
+def _table(model: type[Model]) -> str:
+    return _quote(model._meta.db_table)
+
+
+# Per connection (the converters are bound to it) and model: (index, field's column, its converters).
+_converters: WeakKeyDictionary[BaseDatabaseWrapper, dict[type[Model], list]] = WeakKeyDictionary()
+
+
+def _field_converters(db: BaseDatabaseWrapper, model: type[Model]) -> list[tuple[int, Col, list]]:
+    by_model = _converters.setdefault(db, {})
+    if model not in by_model:
+        by_model[model] = [
+            (index, field.cached_col, converters)
+            for index, field in enumerate(model._meta.concrete_fields)
+            if (converters := db.ops.get_db_converters(field.cached_col) + field.get_db_converters(db))
+        ]
+    return by_model[model]
+
+
+def _instances(db: BaseDatabaseWrapper, row: Sequence, *models: type[Model]) -> list[Model]:
+    """Split one row into one instance per model, in the order of their select lists."""
+    instances, start = [], 0
+    for model in models:
+        fields = model._meta.concrete_fields
+        values = list(row[start:start + len(fields)])
+        start += len(fields)
+        for index, column, converters in _field_converters(db, model):
+            for converter in converters:
+                values[index] = converter(values[index], column, db)
+        instances.append(model.from_db(db.alias, [f.attname for f in fields], values))
+    return instances
+
+
+def _rows(sql: str, params: Sequence) -> tuple[BaseDatabaseWrapper, list[tuple]]:
+    db = connections[DEFAULT_DB_ALIAS]
+    with db.cursor() as cursor:
+        cursor.execute(sql, params)
+        return db, cursor.fetchall()
+
+
+def table_by_token(token: str) -> Table | None:
+    """The table a captain link opens, with its round and the round's tournament."""
+    db, rows = _rows(
+        f"SELECT {_select_list(Table, 't')}, {_select_list(Round, 'r')}, {_select_list(Tournament, 'tt')} "
+        f"FROM {_table(Table)} t JOIN {_table(Round)} r ON r.id = t.round_id "
+        f"JOIN {_table(Tournament)} tt ON tt.id = r.tournament_id WHERE t.token = %s",
+        [token],
+    )
+    if not rows:
+        return None
+    table, round_, tournament = _instances(db, rows[0], Table, Round, Tournament)
+    round_.tournament = tournament
+    table.round = round_
+    return table
+
+
+def table_seats(table: Table) -> list[Seat]:
+    """The table's seats in playing order, each with its registration and player."""
+    db, rows = _rows(
+        f"SELECT {_select_list(Seat, 's')}, {_select_list(Registration, 'g')}, {_select_list(Player, 'p')} "
+        f"FROM {_table(Seat)} s JOIN {_table(Registration)} g ON g.id = s.registration_id "
+        f"JOIN {_table(Player)} p ON p.id = g.player_id WHERE s.table_id = %s ORDER BY s.position",
+        [table.pk],
+    )
+    seats = []
+    for row in rows:
+        seat, registration, player = _instances(db, row, Seat, Registration, Player)
+        registration.player = player
+        seat.registration = registration
+        seat.table = table
+        seats.append(seat)
+    return seats
+
+
+def table_submissions(table: Table) -> list[Submission]:
+    """The table's versions, newest first, without their entries."""
+    db, rows = _rows(
+        f"SELECT {_select_list(Submission, 's')} FROM {_table(Submission)} s "
+        f"WHERE s.table_id = %s ORDER BY s.version DESC",
+        [table.pk],
+    )
+    submissions = [_instances(db, row, Submission)[0] for row in rows]
+    for submission in submissions:
+        submission.table = table
+    return submissions
+
+
+def submission_entries(submission: Submission) -> list[SubmissionEntry]:
+    """A version's entries in the order they were stored (seat order), with registration and player."""
+    db, rows = _rows(
+        f"SELECT {_select_list(SubmissionEntry, 'e')}, {_select_list(Registration, 'g')}, "
+        f"{_select_list(Player, 'p')} FROM {_table(SubmissionEntry)} e "
+        f"JOIN {_table(Registration)} g ON g.id = e.registration_id "
+        f"JOIN {_table(Player)} p ON p.id = g.player_id "
+        f"WHERE e.submission_id = %s ORDER BY e.id",
+        [submission.pk],
+    )
+    entries = []
+    for row in rows:
+        entry, registration, player = _instances(db, row, SubmissionEntry, Registration, Player)
+        registration.player = player
+        entry.registration = registration
+        entry.submission = submission
+        entries.append(entry)
+    return entries
+
+
+def lock_table(table: Table) -> tuple[str, str]:
+    """Lock the table's row until the transaction ends; return its status and its round's status.
+
+    PostgreSQL locks the table's row only (not the round's: fifty captains must not queue on it);
+    SQLite has a single writer, and the transaction already holds the write lock (BEGIN IMMEDIATE).
+    """
+    lock = " FOR UPDATE OF t" if connection.features.has_select_for_update_of else ""
+    _db, rows = _rows(
+        f"SELECT t.status, r.status FROM {_table(Table)} t JOIN {_table(Round)} r ON r.id = t.round_id "
+        f"WHERE t.id = %s{lock}",
+        [table.pk],
+    )
+    return rows[0]
+
+
+def table_version_keys(table: Table) -> dict[str, int]:
+    """Idempotency key -> version of the table's versions ("" for those sent without one).
+
+    Read after `lock_table`, in a statement of its own: on PostgreSQL a statement that waited for the
+    lock still sees the rows of its start, so a version stored meanwhile would be missed.
+    """
+    _db, rows = _rows(
+        f"SELECT s.idempotency_key, s.version FROM {_table(Submission)} s WHERE s.table_id = %s "
+        f"ORDER BY s.version",
+        [table.pk],
+    )
+    return dict(rows)
+
+
+def wins_before(tournament_id: int, round_number: int, registration_ids: Sequence[int]) -> dict[int, int]:
+    """Confirmed rounds each of the given registrations won before `round_number` (for the engine's
+    typo warnings)."""
+    if not registration_ids:
+        return {}
+    placeholders = ", ".join(["%s"] * len(registration_ids))
+    _db, rows = _rows(
+        f"SELECT e.registration_id FROM {_table(SubmissionEntry)} e "
+        f"JOIN {_table(Submission)} s ON s.id = e.submission_id "
+        f"JOIN {_table(Table)} t ON t.id = s.table_id JOIN {_table(Round)} r ON r.id = t.round_id "
+        f"WHERE s.confirmed = %s AND e.went_out = %s AND r.tournament_id = %s AND r.number < %s "
+        f"AND e.registration_id IN ({placeholders})",
+        [True, True, tournament_id, round_number, *registration_ids],
+    )
+    return dict(Counter(registration_id for (registration_id,) in rows))
