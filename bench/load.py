@@ -6,9 +6,13 @@ latency of the captains' submissions and the projector's polls, HTTP errors, and
 stored twice. Target: 0 errors, 0 lost, 0 duplicated, p95 under 300 ms.
 
     python bench/load.py                      # SQLite, then PostgreSQL if it is installed
-    python bench/load.py --db sqlite --tables 50
-    python bench/load.py --db postgres --database-url postgres://uno@127.0.0.1:5432/uno_bench
+    python bench/load.py --db sqlite --tables 50 --runs 5
+    python bench/load.py --db postgres --runs 1 --database-url postgres://uno@127.0.0.1:5432/uno_bench
 
+Each database is measured --runs times (3 by default), each time with a fresh tournament and server,
+and the p95 of every run is printed with their median: on this shared two-core machine the same run
+varies by about 30 %. The captains report the second round, the first one played and confirmed, so
+their reports are checked against earlier wins as in the rest of an evening.
 Every captain loads the page (cookie and CSRF token), then all wait at a barrier and POST together;
 each then repeats the same POST (same idempotency key: a double tap), which must not store a second
 version. Loopback only, every loop and wait is bounded, and the server (and cluster) stop at the end.
@@ -49,7 +53,8 @@ def free_port() -> int:
 
 @contextmanager
 def postgres_cluster():
-    """A throwaway PostgreSQL cluster on loopback (trust auth, no fsync): yields its DATABASE_URL."""
+    """A throwaway PostgreSQL cluster on loopback (trust auth, no fsync): yields a function that
+    creates an empty database in it and returns its DATABASE_URL."""
     bins = sorted(Path("/usr/lib/postgresql").glob("*/bin"),
                   key=lambda p: [int(x) for x in p.parent.name.split(".")])
     if not bins:
@@ -70,9 +75,12 @@ def postgres_cluster():
                         "-t", "60", "-o", options, "start"], check=True, capture_output=True, timeout=90)
         import psycopg
 
-        with psycopg.connect(f"postgresql://uno@127.0.0.1:{port}/postgres", autocommit=True) as conn:
-            conn.execute("CREATE DATABASE uno")
-        yield f"postgres://uno@127.0.0.1:{port}/uno"
+        def new_database(name: str) -> str:
+            with psycopg.connect(f"postgresql://uno@127.0.0.1:{port}/postgres", autocommit=True) as conn:
+                conn.execute(f"CREATE DATABASE {name}")
+            return f"postgres://uno@127.0.0.1:{port}/{name}"
+
+        yield new_database
     finally:
         subprocess.run([*runas, str(pg_bin / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
                        capture_output=True, timeout=60)
@@ -97,15 +105,18 @@ def manage(env: dict[str, str], *args: str) -> str:
 # --- Steps run inside Django (this script called again with --step) -------------------------------
 
 def step_prepare(tables: int) -> None:
-    """Migrate, then a tournament with tables x 4 players, seated, published and opened."""
+    """Migrate, then a tournament with tables x 4 players whose first round is played, confirmed and
+    closed (so the captains' reports are checked against earlier wins, as in rounds 2-6 of an evening),
+    and whose second round is seated, published and opened."""
     import django
 
     django.setup()
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
+    from engine.validation import SeatReport
     from tournament import services
-    from tournament.models import Tournament
+    from tournament.models import Submission, Tournament
 
     call_command("migrate", verbosity=0)
     user = get_user_model().objects.create_superuser("bench", password="bench-pass-123")
@@ -115,9 +126,20 @@ def step_prepare(tables: int) -> None:
     for n in range(tables * 4):
         services.player_register(tournament=tournament, user=user, first_name=f"P{n:03d}",
                                  last_name=f"Bench{n:03d}", club_name=f"Club {n % 10}", check_in=True)
-    round_ = services.round_seat(tournament=tournament, user=user, seed=7)
-    services.round_publish(round_=round_, user=user)
-    services.round_open(round_=round_, user=user)
+    for number in (1, 2):
+        round_ = services.round_seat(tournament=tournament, user=user, seed=7 + number)
+        services.round_publish(round_=round_, user=user)
+        services.round_open(round_=round_, user=user)
+        if number == 2:
+            break
+        for table in round_.tables.select_related("round__tournament").order_by("number"):
+            seats = list(table.seats.order_by("position").values_list("registration_id", flat=True))
+            reports = [
+                SeatReport(reg_id, went_out=True) if n == 0 else SeatReport(reg_id, points=str(4 + 9 * n))
+                for n, reg_id in enumerate(seats)
+            ]
+            services.result_submit(table=table, seats=reports, source=Submission.Source.ORGANIZER, user=user)
+        services.round_close(round_=round_, user=user)
     plan = {
         "tournament": Tournament.objects.get().pk,
         "tables": [
@@ -130,7 +152,7 @@ def step_prepare(tables: int) -> None:
 
 
 def step_verify() -> None:
-    """Per table: how many versions were stored (exactly one expected)."""
+    """Per table of the round the captains reported: how many versions were stored (one expected)."""
     import django
 
     django.setup()
@@ -138,7 +160,9 @@ def step_verify() -> None:
 
     from tournament.models import Table
 
-    counts = dict(Table.objects.annotate(n=Count("submissions")).values_list("number", "n"))
+    counts = dict(
+        Table.objects.filter(round__number=2).annotate(n=Count("submissions")).values_list("number", "n")
+    )
     print(json.dumps(counts))
 
 
@@ -347,7 +371,8 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-def run_one(name: str, database_url: str, tables: int, projector_every: float) -> bool:
+def run_one(name: str, database_url: str, tables: int, projector_every: float) -> tuple[bool, float]:
+    """One measurement with a fresh tournament and server: (no errors, lost or duplicated; p95 ms)."""
     with tempfile.TemporaryDirectory(prefix="uno-bench.") as var_dir:
         env = django_env(Path(var_dir), database_url)
         plan_text = manage(env, "--step", "prepare", "--tables", str(tables)).strip().splitlines()[-1]
@@ -385,7 +410,14 @@ def run_one(name: str, database_url: str, tables: int, projector_every: float) -
     ok = not errors and lost == 0 and duplicated == 0
     print(f"  target: 0 errors, 0 lost, 0 duplicated: {'met' if ok else 'MISSED'}; "
           f"p95 {p95:.0f} ms {'<' if p95 < TARGET_P95_MS else '>='} {TARGET_P95_MS} ms")
-    return ok
+    return ok, p95
+
+
+def summary(name: str, p95s: list[float]) -> None:
+    """The runs side by side: this shared two-core machine varies by about 30 % from run to run."""
+    median = sorted(p95s)[len(p95s) // 2]
+    print(f"\n{name}: submission p95 of {len(p95s)} runs: {', '.join(f'{p:.0f}' for p in p95s)} ms; "
+          f"median {median:.0f} ms ({'<' if median < TARGET_P95_MS else '>='} {TARGET_P95_MS} ms)")
 
 
 def main() -> int:
@@ -395,6 +427,8 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=50, help="Tables, i.e. captains submitting at once.")
     parser.add_argument("--projector-every", type=float, default=2.5,
                         help="Seconds between the projector's requests (its page: 2-3 s).")
+    parser.add_argument("--runs", type=int, default=3,
+                        help="Measurements per database, each with a fresh tournament and server.")
     parser.add_argument("--step", choices=["prepare", "verify", "clients"], help=argparse.SUPPRESS)
     parser.add_argument("--base", help=argparse.SUPPRESS)
     parser.add_argument("--plan", help=argparse.SUPPRESS)
@@ -410,17 +444,26 @@ def main() -> int:
         return 0
     if not 1 <= args.tables <= 200:
         parser.error("--tables must be between 1 and 200")
+    if args.database_url and args.runs != 1:
+        parser.error("--database-url takes one run (--runs 1): each run needs an empty database")
     ok = True
     if args.db in ("sqlite", "both"):
-        ok &= run_one("SQLite (WAL)", "", args.tables, args.projector_every)
+        results = [run_one("SQLite (WAL)", "", args.tables, args.projector_every) for _ in range(args.runs)]
+        ok &= all(run_ok for run_ok, _p95 in results)
+        summary("SQLite (WAL)", [p95 for _ok, p95 in results])
     if args.db in ("postgres", "both"):
         if args.database_url:
-            ok &= run_one("PostgreSQL", args.database_url, args.tables, args.projector_every)
+            ok &= run_one("PostgreSQL", args.database_url, args.tables, args.projector_every)[0]
         elif args.db == "both" and not Path("/usr/lib/postgresql").exists():
             print("\nPostgreSQL is not installed: skipped.")
         else:
-            with postgres_cluster() as url:
-                ok &= run_one("PostgreSQL", url, args.tables, args.projector_every)
+            with postgres_cluster() as new_database:
+                results = [
+                    run_one("PostgreSQL", new_database(f"uno_run{run}"), args.tables, args.projector_every)
+                    for run in range(args.runs)
+                ]
+            ok &= all(run_ok for run_ok, _p95 in results)
+            summary("PostgreSQL", [p95 for _ok, p95 in results])
     return 0 if ok else 1
 
 
