@@ -668,15 +668,16 @@ def _store_submission(
         return SubmitOutcome(submission=earlier, duplicate=True)
     _check_accepts(table, round_.status, open_statuses, captain=source == Submission.Source.CAPTAIN)
     version = max(versions.values(), default=0) + 1
-    submission = Submission.objects.create(
+    submission = Submission(
         table=table, version=version, source=source,
         created_by=user if user is not None and user.is_authenticated else None,
         token=token, ip_address=ip_address, idempotency_key=idempotency_key,
         stopped_by_time=stopped_by_time, warnings_confirmed=bool(validation.warnings),
     )
+    sql.insert([submission])
     for entry in entries:
         entry.submission = submission
-    SubmissionEntry.objects.bulk_create(entries)
+    sql.insert(entries)
     snapshot = {
         "version": submission.version, "source": submission.source,
         "stopped_by_time": submission.stopped_by_time, "confirmed": submission.confirmed,
@@ -698,7 +699,7 @@ def _store_submission(
         table.status = _second_entry_status(table, user=user)
     elif table.status != Table.Status.CONFIRMED:
         table.status = Table.Status.REPORTED  # a new, unconfirmed version; a confirmed one stays
-    Table.objects.filter(pk=table.pk).update(status=table.status)
+    sql.update_table_status(table)
     return SubmitOutcome(validation=validation, submission=submission, entries=entries)
 
 

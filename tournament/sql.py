@@ -1,11 +1,13 @@
-"""Hand-written SQL for the reads on the captain's report, the path fifty phones take at one moment.
+"""Hand-written SQL for the captain's report, the path fifty phones take at one moment.
 
 Django's query compiler costs 0.5 to 1.5 ms for each of these reads on a two-core laptop, the SQL itself
-0.03 to 0.05 ms (docs/performance.md), and a report needs half a dozen of them. So the statements here are
-written out, their column lists generated from the models' metadata, and each row becomes a model
-instance through `Model.from_db` after the fields' own converters ran: the instances are the ones
-the ORM would load (tests/tournament/test_sql.py compares them on both databases). Everything else
-uses the ORM.
+0.03 to 0.05 ms (docs/performance.md), and a report needs half a dozen of them plus four writes. So the
+statements here are written out, their column lists generated from the models' metadata. Each row read
+becomes a model instance through `Model.from_db` after the fields' own converters ran, and each value
+written goes through the field's own `pre_save` and `get_db_prep_save`: the instances are the ones the
+ORM would load and store (tests/tournament/test_sql.py compares them on both databases). No model
+here has save() overrides or signal receivers that such a write would skip. Everything else uses
+the ORM.
 """
 
 from __future__ import annotations
@@ -184,3 +186,36 @@ def wins_before(tournament_id: int, round_number: int, registration_ids: Sequenc
         [True, True, tournament_id, round_number, *registration_ids],
     )
     return dict(Counter(registration_id for (registration_id,) in rows))
+
+
+def insert(instances: Sequence[Model]) -> None:
+    """Store new instances of one model with one INSERT and set their primary keys (like bulk_create)."""
+    model = type(instances[0])
+    db = connections[DEFAULT_DB_ALIAS]
+    meta = model._meta
+    fields = [field for field in meta.concrete_fields if field is not meta.pk]
+    params = [
+        field.get_db_prep_save(field.pre_save(instance, add=True), db)
+        for instance in instances for field in fields
+    ]
+    row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    with db.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {_table(model)} ({', '.join(_quote(field.column) for field in fields)}) "
+            f"VALUES {', '.join([row] * len(instances))} RETURNING {_quote(meta.pk.column)}",
+            params,
+        )
+        keys = cursor.fetchall()
+    for instance, (key,) in zip(instances, keys, strict=True):
+        instance.pk = key
+        instance._state.adding, instance._state.db = False, db.alias
+
+
+def update_table_status(table: Table) -> None:
+    """Store the table's status (the organizer's overview shows it without reading any version)."""
+    _rows_written(f"UPDATE {_table(Table)} SET status = %s WHERE id = %s", [table.status, table.pk])
+
+
+def _rows_written(sql: str, params: Sequence) -> None:
+    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+        cursor.execute(sql, params)

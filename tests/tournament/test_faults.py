@@ -10,7 +10,7 @@ from django.db import connection
 from django.urls import reverse
 
 from tests.factories import report_points, seated_round
-from tournament import services
+from tournament import services, sql
 from tournament.models import AuditEntry, Round, Submission, SubmissionEntry, Table
 
 
@@ -28,9 +28,16 @@ def submit(table, key="key-1", **extra):
 
 
 def test_interrupted_submission_stores_nothing(open_table):
+    """The version is written, then the disk fails while its entries are written."""
     audit_before = AuditEntry.objects.count()
-    with mock.patch.object(SubmissionEntry.objects, "bulk_create", side_effect=OSError("disk gone")), \
-            pytest.raises(OSError):
+    store = sql.insert
+
+    def failing_entries(instances):
+        if isinstance(instances[0], SubmissionEntry):
+            raise OSError("disk gone")
+        store(instances)
+
+    with mock.patch("tournament.sql.insert", side_effect=failing_entries), pytest.raises(OSError):
         submit(open_table)
     assert not Submission.objects.exists()
     assert not SubmissionEntry.objects.exists()

@@ -137,3 +137,37 @@ def test_wins_before_counts_confirmed_rounds_won_before_the_round(tournament, pl
 def test_wins_before_ignores_unconfirmed_reports(table):
     submit(table)  # a captain's report, waiting for the organizer
     assert sql.wins_before(table.round.tournament_id, 2, seat_ids(table)) == {}
+
+
+def test_insert_stores_what_the_orm_would_and_sets_the_keys(table):
+    from tournament.models import AuditEntry
+
+    submission = Submission(table=table, version=1, source=Submission.Source.CAPTAIN, token=table.token,
+                            ip_address="2001:db8::7", idempotency_key="k")
+    sql.insert([submission])
+    points = [0, 57, 3, 9]
+    entries = [
+        SubmissionEntry(submission=submission, registration_id=reg_id, cards="R7 W" if n == 1 else "",
+                        card_count=None, hand_points=points[n], score=points[n], went_out=n == 0)
+        for n, reg_id in enumerate(seat_ids(table))
+    ]
+    sql.insert(entries)
+    snapshot = {"entries": [{"cards": "R7 W", "points": 57}], "ok": True}
+    entry = AuditEntry(tournament=table.round.tournament, round=table.round, table=table, actor="captain",
+                       action="result_submit", after=snapshot)
+    sql.insert([entry])
+
+    assert submission.pk and not submission._state.adding and timezone.is_aware(submission.created_at)
+    stored = Submission.objects.get(pk=submission.pk)
+    assert values(stored) == values(submission)
+    assert str(stored.ip_address) == "2001:db8::7" and stored.confirmed is False
+    assert [values(e) for e in SubmissionEntry.objects.filter(submission=submission).order_by("id")] == [
+        values(e) for e in entries
+    ]
+    assert AuditEntry.objects.get(pk=entry.pk).after == snapshot
+
+
+def test_update_table_status_stores_the_status(table):
+    table.status = Table.Status.DISPUTED
+    sql.update_table_status(table)
+    assert Table.objects.get(pk=table.pk).status == "disputed"
