@@ -584,7 +584,7 @@ def result_submit(
     once a round is published) and the wins of earlier rounds. Fifty captains sending at once then
     queue on the database only for the short write (SQLite lets one writer in at a time). Pass the
     table with its round and tournament (select_related): its status is read again under the lock.
-    A caller that has just read the table's seats (with registration and player) or its versions
+    A caller that has just read the table's seats (`tournament.sql.table_seats`) or its versions
     passes them as `seated` and `sent`, and they are not read again.
     """
     round_, tournament = table.round, table.round.tournament
@@ -598,14 +598,14 @@ def result_submit(
             return SubmitOutcome(submission=earlier, duplicate=True)
     # Whether the round still accepts results is decided under the lock, from fresh rows: the table
     # passed in may carry a round read before it was opened or closed.
-    seated = [seat.registration for seat in (sql.table_seats(table) if seated is None else seated)]
-    seat_regs = [registration.pk for registration in seated]
+    seated = sql.table_seats(table) if seated is None else seated
+    seat_regs = [seat.registration_id for seat in seated]
     context = ReportContext(
         deck=get_deck(tournament.deck),
         time_limit=bool(tournament.time_limit_minutes),
-        wins_so_far=sql.wins_before(tournament.pk, round_.number, seat_regs),
+        wins_so_far={seat.registration_id: seat.wins_before for seat in seated if seat.wins_before},
         rounds_before=round_.number - 1,
-        player_names={registration.pk: registration.player.name for registration in seated},
+        player_names={seat.registration_id: seat.registration.player.name for seat in seated},
     )
     validation = validate_table(
         TableReport(seated=seat_regs, seats=list(seats), stopped_by_time=stopped_by_time), context
@@ -633,7 +633,7 @@ def result_submit(
         )
         for reg_id in seat_regs
     ]
-    start_numbers = {registration.pk: registration.start_number for registration in seated}
+    start_numbers = {seat.registration_id: seat.registration.start_number for seat in seated}
     return _store_submission(
         table=table, entries=entries, start_numbers=start_numbers, open_statuses=open_statuses,
         source=source, user=user, token=token, ip_address=ip_address, idempotency_key=idempotency_key,

@@ -12,7 +12,6 @@ the ORM.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from functools import cache
 from weakref import WeakKeyDictionary
@@ -75,12 +74,14 @@ def _rows(sql: str, params: Sequence) -> tuple[BaseDatabaseWrapper, list[tuple]]
         return db, cursor.fetchall()
 
 
-def table_by_token(token: str) -> Table | None:
-    """The table a captain link opens, with its round and the round's tournament."""
+def table_by_token(token: str) -> tuple[Table, list[Submission]] | None:
+    """The table a captain link opens, with its round and the round's tournament, and the table's
+    versions, newest first and without their entries (one query: every request of the link needs them)."""
     db, rows = _rows(
-        f"SELECT {_select_list(Table, 't')}, {_select_list(Round, 'r')}, {_select_list(Tournament, 'tt')} "
-        f"FROM {_table(Table)} t JOIN {_table(Round)} r ON r.id = t.round_id "
-        f"JOIN {_table(Tournament)} tt ON tt.id = r.tournament_id WHERE t.token = %s",
+        f"SELECT {_select_list(Table, 't')}, {_select_list(Round, 'r')}, {_select_list(Tournament, 'tt')}, "
+        f"{_select_list(Submission, 's')} FROM {_table(Table)} t JOIN {_table(Round)} r ON r.id = t.round_id "
+        f"JOIN {_table(Tournament)} tt ON tt.id = r.tournament_id "
+        f"LEFT JOIN {_table(Submission)} s ON s.table_id = t.id WHERE t.token = %s ORDER BY s.version DESC",
         [token],
     )
     if not rows:
@@ -88,16 +89,28 @@ def table_by_token(token: str) -> Table | None:
     table, round_, tournament = _instances(db, rows[0], Table, Round, Tournament)
     round_.tournament = tournament
     table.round = round_
-    return table
+    versions = []
+    for row in rows:
+        if row[-len(Submission._meta.concrete_fields)] is not None:  # the LEFT JOIN found a version
+            versions.append(_instances(db, row[-len(Submission._meta.concrete_fields):], Submission)[0])
+            versions[-1].table = table
+    return table, versions
 
 
 def table_seats(table: Table) -> list[Seat]:
-    """The table's seats in playing order, each with its registration and player."""
+    """The table's seats in playing order, each with its registration and player, and annotated with
+    `wins_before`: the confirmed rounds the player went out in before this one (for the engine's checks)."""
     db, rows = _rows(
-        f"SELECT {_select_list(Seat, 's')}, {_select_list(Registration, 'g')}, {_select_list(Player, 'p')} "
-        f"FROM {_table(Seat)} s JOIN {_table(Registration)} g ON g.id = s.registration_id "
+        f"SELECT {_select_list(Seat, 's')}, {_select_list(Registration, 'g')}, {_select_list(Player, 'p')}, "
+        f"(SELECT COUNT(*) FROM {_table(SubmissionEntry)} e "
+        f"JOIN {_table(Submission)} v ON v.id = e.submission_id JOIN {_table(Table)} t ON t.id = v.table_id "
+        f"JOIN {_table(Round)} earlier ON earlier.id = t.round_id "
+        f"WHERE e.registration_id = s.registration_id AND e.went_out = %s AND v.confirmed = %s "
+        f"AND earlier.tournament_id = r.tournament_id AND earlier.number < r.number) "
+        f"FROM {_table(Seat)} s JOIN {_table(Round)} r ON r.id = s.round_id "
+        f"JOIN {_table(Registration)} g ON g.id = s.registration_id "
         f"JOIN {_table(Player)} p ON p.id = g.player_id WHERE s.table_id = %s ORDER BY s.position",
-        [table.pk],
+        [True, True, table.pk],
     )
     seats = []
     for row in rows:
@@ -105,6 +118,7 @@ def table_seats(table: Table) -> list[Seat]:
         registration.player = player
         seat.registration = registration
         seat.table = table
+        seat.wins_before = row[-1]
         seats.append(seat)
     return seats
 
@@ -169,23 +183,6 @@ def table_version_keys(table: Table) -> dict[str, int]:
         [table.pk],
     )
     return dict(rows)
-
-
-def wins_before(tournament_id: int, round_number: int, registration_ids: Sequence[int]) -> dict[int, int]:
-    """Confirmed rounds each of the given registrations won before `round_number` (for the engine's
-    typo warnings)."""
-    if not registration_ids:
-        return {}
-    placeholders = ", ".join(["%s"] * len(registration_ids))
-    _db, rows = _rows(
-        f"SELECT e.registration_id FROM {_table(SubmissionEntry)} e "
-        f"JOIN {_table(Submission)} s ON s.id = e.submission_id "
-        f"JOIN {_table(Table)} t ON t.id = s.table_id JOIN {_table(Round)} r ON r.id = t.round_id "
-        f"WHERE s.confirmed = %s AND e.went_out = %s AND r.tournament_id = %s AND r.number < %s "
-        f"AND e.registration_id IN ({placeholders})",
-        [True, True, tournament_id, round_number, *registration_ids],
-    )
-    return dict(Counter(registration_id for (registration_id,) in rows))
 
 
 def insert(instances: Sequence[Model]) -> None:

@@ -6,7 +6,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from tests.factories import UserFactory, play_round
+from tests.factories import RoundFactory, SeatFactory, TableFactory, UserFactory, play_round
 from tests.tournament.conftest import seat_ids
 from tournament import services, sql
 from tournament.models import (
@@ -44,7 +44,7 @@ def submit(table, *, key="k1", points=(0, 12, 7, 30)):
     )
 
 
-def test_table_by_token_loads_table_round_and_tournament_like_the_orm(table):
+def test_table_by_token_loads_table_round_tournament_and_versions_like_the_orm(table):
     tournament = table.round.tournament
     tournament.tiebreaks = ["wins", "best_round"]
     tournament.seating_plan = {"seed": 3, "rounds": [[[1, 2, 3, 4]]]}
@@ -53,8 +53,11 @@ def test_table_by_token_loads_table_round_and_tournament_like_the_orm(table):
         clock_started_at=timezone.now() - datetime.timedelta(minutes=5), clock_seconds=1800,
         published_at=timezone.now(),
     )
+    assert sql.table_by_token(table.token)[1] == []
+    submit(table, key="first")
+    submit(table, key="second", points=(0, 5, 5, 5))
 
-    loaded = sql.table_by_token(table.token)
+    loaded, versions = sql.table_by_token(table.token)
 
     assert values(loaded) == orm(Table, table.pk)
     assert values(loaded.round) == orm(Round, table.round_id)
@@ -62,6 +65,8 @@ def test_table_by_token_loads_table_round_and_tournament_like_the_orm(table):
     assert loaded.round.tournament.seating_plan == {"seed": 3, "rounds": [[[1, 2, 3, 4]]]}
     assert timezone.is_aware(loaded.round.clock_started_at)
     assert loaded.round.tournament.date == tournament.date
+    assert [(v.version, v.idempotency_key) for v in versions] == [(2, "second"), (1, "first")]
+    assert [values(v) for v in versions] == [orm(Submission, v.pk) for v in versions]
 
 
 def test_table_by_token_of_an_unknown_token_is_none(table):
@@ -116,27 +121,35 @@ def test_lock_table_returns_the_statuses_and_version_keys_the_versions(table):
     assert locking == connection.features.has_select_for_update_of  # PostgreSQL: the table's row only
 
 
-def test_wins_before_counts_confirmed_rounds_won_before_the_round(tournament, players):
+def test_seats_count_the_confirmed_rounds_each_player_won_before(tournament, players):
     user = UserFactory()
     first = play_round(tournament, user, seed=1)
-    play_round(tournament, user, seed=2)
-    ids = [reg.pk for reg in players]
-    winners_of_round_1 = set(
-        SubmissionEntry.objects.filter(submission__table__round=first, went_out=True)
-        .values_list("registration_id", flat=True)
-    )
+    second = play_round(tournament, user, seed=2, close=False)
+    winners = {
+        number: set(
+            SubmissionEntry.objects.filter(submission__table__round=round_, went_out=True)
+            .values_list("registration_id", flat=True)
+        )
+        for number, round_ in ((1, first), (2, second))
+    }
 
-    assert sql.wins_before(tournament.pk, 2, ids) == {reg_id: 1 for reg_id in winners_of_round_1}
-    assert sum(sql.wins_before(tournament.pk, 3, ids).values()) == 6  # two rounds of three tables
-    assert sql.wins_before(tournament.pk, 1, ids) == {}
-    assert sql.wins_before(tournament.pk, 3, []) == {}
-    some = sorted(winners_of_round_1)[:1]
-    assert set(sql.wins_before(tournament.pk, 2, some)) == set(some)
+    for table in second.tables.all():
+        for seat in sql.table_seats(table):
+            assert seat.wins_before == (seat.registration_id in winners[1])
+    for table in first.tables.all():
+        assert [seat.wins_before for seat in sql.table_seats(table)] == [0, 0, 0, 0]
 
 
-def test_wins_before_ignores_unconfirmed_reports(table):
-    submit(table)  # a captain's report, waiting for the organizer
-    assert sql.wins_before(table.round.tournament_id, 2, seat_ids(table)) == {}
+def test_seats_do_not_count_unconfirmed_reports_as_wins(table, other_table):
+    submit(table)  # a captain's report of round 1, waiting for the organizer
+    later = RoundFactory(tournament=table.round.tournament, number=2, status=Round.Status.OPEN)
+    later_table = TableFactory(round=later, number=1)
+    for seat in table.seats.order_by("position"):
+        SeatFactory(table=later_table, round=later, registration=seat.registration, position=seat.position)
+
+    assert [seat.wins_before for seat in sql.table_seats(later_table)] == [0, 0, 0, 0]
+    Submission.objects.filter(table=table).update(confirmed=True)
+    assert [seat.wins_before for seat in sql.table_seats(later_table)] == [1, 0, 0, 0]
 
 
 def test_insert_stores_what_the_orm_would_and_sets_the_keys(table):

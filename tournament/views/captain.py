@@ -45,13 +45,11 @@ def _private(response: HttpResponse) -> HttpResponse:
     return response
 
 
-def table_fingerprint(table: Table, versions: int | None = None) -> str:
-    """Changes whenever something the captain sees changes: status, round status, versions.
+def table_fingerprint(table: Table, versions: int) -> str:
+    """Changes whenever something the captain sees changes: status, round status, number of versions.
 
     Versions are numbered 1, 2, … per table, so a caller holding the newest one passes its number.
     """
-    if versions is None:
-        versions = table.submissions.count()
     return f"{table.status}.{table.round.status}.{versions}"
 
 
@@ -60,6 +58,7 @@ class CaptainTableView(View):
     """GET shows the table (entry form, reported or confirmed result); POST submits a report."""
 
     table: Table
+    versions: list[Submission]  # the table's, newest first, without their entries
 
     def dispatch(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
         if ratelimit.is_blocked(request):
@@ -67,12 +66,12 @@ class CaptainTableView(View):
             response["Retry-After"] = str(ratelimit.window_seconds())
             return _private(response)
         token = kwargs["token"]
-        table = sql.table_by_token(token)
-        if table is None:
+        found = sql.table_by_token(token)
+        if found is None:
             ratelimit.record_wrong_token(request)
-        if table is None or table.round.status == Round.Status.DRAFT:
+        if found is None or found[0].round.status == Round.Status.DRAFT:
             return _private(self.refusal(request, "tournament/captain/not_found.html", status=404))
-        self.table = table
+        self.table, self.versions = found
         return _private(super().dispatch(request, *args, **kwargs))
 
     @staticmethod
@@ -193,7 +192,7 @@ class CaptainTableView(View):
 
     def poll(self, since: str) -> HttpResponse:
         """The page asks every few seconds whether anything changed; reload only if it did."""
-        if since == table_fingerprint(self.table):
+        if since == table_fingerprint(self.table, len(self.versions)):
             return HttpResponse(status=204)
         response = HttpResponse(status=204)
         response["HX-Refresh"] = "true"
@@ -209,10 +208,9 @@ class CaptainTableView(View):
             return self.refused(request, form, ValidationError(_("This round does not accept results.")))
         # A repeated report (a double tap, or the phone sending again after a lost answer) is answered
         # from what is stored, before the seats are read or the report checked.
-        sent = sql.table_submissions(table)
         key = clean_idempotency_key(request.POST.get(KEY_FIELD))
-        if key and any(submission.idempotency_key == key for submission in sent):
-            return self.stored(request, sent)
+        if key and any(submission.idempotency_key == key for submission in self.versions):
+            return self.stored(request, self.versions)
         seats = self.seats
         form = read_form(request.POST, [seat.registration_id for seat in seats])
         try:
@@ -226,7 +224,7 @@ class CaptainTableView(View):
                 stopped_by_time=form.stopped_by_time,
                 confirm_warnings=form.confirm_warnings,
                 seated=seats,
-                sent=sent,
+                sent=self.versions,
             )
         except ValidationError as exc:
             return self.refused(request, form, exc)
