@@ -210,9 +210,5 @@ def insert(instances: Sequence[Model]) -> None:
 
 def update_table_status(table: Table) -> None:
     """Store the table's status (the organizer's overview shows it without reading any version)."""
-    _rows_written(f"UPDATE {_table(Table)} SET status = %s WHERE id = %s", [table.status, table.pk])
-
-
-def _rows_written(sql: str, params: Sequence) -> None:
     with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(f"UPDATE {_table(Table)} SET status = %s WHERE id = %s", [table.status, table.pk])
