@@ -67,6 +67,27 @@ def _instances(db: BaseDatabaseWrapper, row: Sequence, *models: type[Model]) -> 
     return instances
 
 
+def _with_player(db: BaseDatabaseWrapper, row: Sequence, model: type[Model]) -> Model:
+    """An instance of `model` (a seat or an entry) from a row that selects it, then the registration it
+    points to and its player (`_registration_columns`, `_registration_joins`), attached to each other."""
+    instance, registration, player = _instances(db, row, model, Registration, Player)
+    registration.player = player
+    instance.registration = registration
+    return instance
+
+
+def _registration_columns() -> str:
+    return f"{_select_list(Registration, 'g')}, {_select_list(Player, 'p')}"
+
+
+def _registration_joins(alias: str) -> str:
+    """Joins the registration of the row `alias` (as g) and its player (as p)."""
+    return (
+        f"JOIN {_table(Registration)} g ON g.id = {alias}.registration_id "
+        f"JOIN {_table(Player)} p ON p.id = g.player_id"
+    )
+
+
 def _rows(sql: str, params: Sequence) -> tuple[BaseDatabaseWrapper, list[tuple]]:
     db = connections[DEFAULT_DB_ALIAS]
     with db.cursor() as cursor:
@@ -101,22 +122,19 @@ def table_seats(table: Table) -> list[Seat]:
     """The table's seats in playing order, each with its registration and player, and annotated with
     `wins_before`: the confirmed rounds the player went out in before this one (for the engine's checks)."""
     db, rows = _rows(
-        f"SELECT {_select_list(Seat, 's')}, {_select_list(Registration, 'g')}, {_select_list(Player, 'p')}, "
+        f"SELECT {_select_list(Seat, 's')}, {_registration_columns()}, "
         f"(SELECT COUNT(*) FROM {_table(SubmissionEntry)} e "
         f"JOIN {_table(Submission)} v ON v.id = e.submission_id JOIN {_table(Table)} t ON t.id = v.table_id "
         f"JOIN {_table(Round)} earlier ON earlier.id = t.round_id "
         f"WHERE e.registration_id = s.registration_id AND e.went_out = %s AND v.confirmed = %s "
         f"AND earlier.tournament_id = r.tournament_id AND earlier.number < r.number) "
-        f"FROM {_table(Seat)} s JOIN {_table(Round)} r ON r.id = s.round_id "
-        f"JOIN {_table(Registration)} g ON g.id = s.registration_id "
-        f"JOIN {_table(Player)} p ON p.id = g.player_id WHERE s.table_id = %s ORDER BY s.position",
+        f"FROM {_table(Seat)} s JOIN {_table(Round)} r ON r.id = s.round_id {_registration_joins('s')} "
+        f"WHERE s.table_id = %s ORDER BY s.position",
         [True, True, table.pk],
     )
     seats = []
     for row in rows:
-        seat, registration, player = _instances(db, row, Seat, Registration, Player)
-        registration.player = player
-        seat.registration = registration
+        seat = _with_player(db, row, Seat)
         seat.table = table
         seat.wins_before = row[-1]
         seats.append(seat)
@@ -139,18 +157,14 @@ def table_submissions(table: Table) -> list[Submission]:
 def submission_entries(submission: Submission) -> list[SubmissionEntry]:
     """A version's entries in the order they were stored (seat order), with registration and player."""
     db, rows = _rows(
-        f"SELECT {_select_list(SubmissionEntry, 'e')}, {_select_list(Registration, 'g')}, "
-        f"{_select_list(Player, 'p')} FROM {_table(SubmissionEntry)} e "
-        f"JOIN {_table(Registration)} g ON g.id = e.registration_id "
-        f"JOIN {_table(Player)} p ON p.id = g.player_id "
+        f"SELECT {_select_list(SubmissionEntry, 'e')}, {_registration_columns()} "
+        f"FROM {_table(SubmissionEntry)} e {_registration_joins('e')} "
         f"WHERE e.submission_id = %s ORDER BY e.id",
         [submission.pk],
     )
     entries = []
     for row in rows:
-        entry, registration, player = _instances(db, row, SubmissionEntry, Registration, Player)
-        registration.player = player
-        entry.registration = registration
+        entry = _with_player(db, row, SubmissionEntry)
         entry.submission = submission
         entries.append(entry)
     return entries
