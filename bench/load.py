@@ -126,20 +126,22 @@ def step_prepare(tables: int) -> None:
     for n in range(tables * 4):
         services.player_register(tournament=tournament, user=user, first_name=f"P{n:03d}",
                                  last_name=f"Bench{n:03d}", club_name=f"Club {n % 10}", check_in=True)
-    for number in (1, 2):
-        round_ = services.round_seat(tournament=tournament, user=user, seed=7 + number)
+    def open_round(seed: int):
+        round_ = services.round_seat(tournament=tournament, user=user, seed=seed)
         services.round_publish(round_=round_, user=user)
         services.round_open(round_=round_, user=user)
-        if number == 2:
-            break
-        for table in round_.tables.select_related("round__tournament").order_by("number"):
-            seats = list(table.seats.order_by("position").values_list("registration_id", flat=True))
-            reports = [
-                SeatReport(reg_id, went_out=True) if n == 0 else SeatReport(reg_id, points=str(4 + 9 * n))
-                for n, reg_id in enumerate(seats)
-            ]
-            services.result_submit(table=table, seats=reports, source=Submission.Source.ORGANIZER, user=user)
-        services.round_close(round_=round_, user=user)
+        return round_
+
+    first = open_round(seed=8)
+    for table in first.tables.select_related("round__tournament").order_by("number"):
+        seats = list(table.seats.order_by("position").values_list("registration_id", flat=True))
+        reports = [
+            SeatReport(reg_id, went_out=True) if n == 0 else SeatReport(reg_id, points=str(4 + 9 * n))
+            for n, reg_id in enumerate(seats)
+        ]
+        services.result_submit(table=table, seats=reports, source=Submission.Source.ORGANIZER, user=user)
+    services.round_close(round_=first, user=user)
+    round_ = open_round(seed=9)
     plan = {
         "tournament": Tournament.objects.get().pk,
         "tables": [
@@ -444,6 +446,8 @@ def main() -> int:
         return 0
     if not 1 <= args.tables <= 200:
         parser.error("--tables must be between 1 and 200")
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
     if args.database_url and args.runs != 1:
         parser.error("--database-url takes one run (--runs 1): each run needs an empty database")
     ok = True
