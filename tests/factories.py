@@ -149,3 +149,26 @@ def points_report(table, points, winner_position=1):
         else SeatReport(player_id=seat.registration_id, points=points[seat.position - 1])
         for seat in seats
     ]
+
+
+def tournament_form_data(**changes: str) -> dict[str, str]:
+    """POST data of the tournament settings form: a valid six-round minus-points evening, with `changes`."""
+    data = {
+        "name": "Frühjahrsturnier",
+        "date": "2026-04-12",
+        "venue": "Pfarrsaal",
+        "rounds_total": "6",
+        "table_size": "4",
+        "table_min": "3",
+        "table_max": "5",
+        "fill": "smaller",
+        "scoring": "minus",
+        "end_rule": "rounds",
+        "threshold": "",
+        "missed_rounds": "after",
+        "time_limit_minutes": "",
+        "tiebreak_order": "rounds_won,worst_round",
+        "separate_clubs": "on",
+    }
+    data.update(changes)
+    return data

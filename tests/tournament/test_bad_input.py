@@ -18,7 +18,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from tests.factories import RegistrationFactory, TournamentFactory, seated_round
+from tests.factories import RegistrationFactory, TournamentFactory, seated_round, tournament_form_data
 from tests.tournament.urlmap import World, build_world
 from tournament import services
 from tournament.backup import FORMAT, FORMAT_VERSION
@@ -136,23 +136,10 @@ def result_url(w: BadWorld, number: int = 2, table: Table | None = None) -> str:
 
 def tournament_form(**changes: Any) -> Callable[[BadWorld], dict]:
     def build(w: BadWorld) -> dict:
-        data = {
-            "name": "Autumn cup",
-            "date": "2026-11-29",
-            "venue": "Hall",
-            "rounds_total": "6",
-            "table_size": "4",
-            "table_min": "3",
-            "table_max": "5",
-            "fill": "smaller",
-            "scoring": "minus",
-            "end_rule": "rounds",
-            "threshold": "",
-            "missed_rounds": "after",
-            "time_limit_minutes": "",
-            "tiebreak_order": "rounds_won,worst_round",
-        }
-        data.update(changes)
+        named = {"name": "Autumn cup", "date": "2026-11-29", "venue": "Hall"}
+        data = tournament_form_data(**{**named, **changes})
+        if "separate_clubs" not in changes:
+            del data["separate_clubs"]  # the checkbox left off, as these cases always sent it
         return data
 
     return build

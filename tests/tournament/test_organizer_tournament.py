@@ -2,30 +2,8 @@
 
 from django.urls import reverse
 
-from tests.factories import play_round
+from tests.factories import play_round, tournament_form_data
 from tournament.models import AuditEntry, Player, Tournament
-
-
-def settings_post(**overrides):
-    data = {
-        "name": "Frühjahrsturnier",
-        "date": "2026-04-12",
-        "venue": "Pfarrsaal",
-        "rounds_total": "6",
-        "table_size": "4",
-        "table_min": "3",
-        "table_max": "5",
-        "fill": "smaller",
-        "scoring": "minus",
-        "end_rule": "rounds",
-        "threshold": "",
-        "missed_rounds": "after",
-        "time_limit_minutes": "",
-        "tiebreak_order": "rounds_won,worst_round",
-        "separate_clubs": "on",
-    }
-    data.update(overrides)
-    return data
 
 
 def test_create_tournament_with_format_settings(organizer_client, organizer):
@@ -34,7 +12,7 @@ def test_create_tournament_with_format_settings(organizer_client, organizer):
     assert page.context["form"]["rounds_total"].value() == 6
     response = organizer_client.post(
         reverse("organizer:tournament_create"),
-        settings_post(
+        tournament_form_data(
             rounds_total="5",
             scoring="winner",
             end_rule="threshold",
@@ -63,7 +41,7 @@ def test_create_tournament_with_format_settings(organizer_client, organizer):
 
 def test_create_rejects_bad_table_sizes_and_missing_threshold(organizer_client):
     response = organizer_client.post(
-        reverse("organizer:tournament_create"), settings_post(table_min="5", end_rule="threshold")
+        reverse("organizer:tournament_create"), tournament_form_data(table_min="5", end_rule="threshold")
     )
     assert response.status_code == 200
     form = response.context["form"]
@@ -77,7 +55,8 @@ def test_edit_saves_changes_with_audit(organizer_client, tournament):
     page = organizer_client.get(url)
     assert page.context["form"]["tiebreak_order"].value() == "rounds_won,worst_round"
     response = organizer_client.post(
-        url, settings_post(name=tournament.name, rounds_total="4", tiebreak_order="worst_round,rounds_won")
+        url,
+        tournament_form_data(name=tournament.name, rounds_total="4", tiebreak_order="worst_round,rounds_won"),
     )
     assert response.status_code == 302
     tournament.refresh_from_db()
@@ -136,7 +115,7 @@ def test_load_demo_builds_a_consistent_tournament(organizer):
 
 def test_plan_all_rounds_is_a_setting(organizer_client, tournament):
     response = organizer_client.post(
-        reverse("organizer:tournament_edit", args=[tournament.pk]), settings_post(plan_all_rounds="on")
+        reverse("organizer:tournament_edit", args=[tournament.pk]), tournament_form_data(plan_all_rounds="on")
     )
     assert response.status_code == 302
     tournament.refresh_from_db()
@@ -146,7 +125,7 @@ def test_plan_all_rounds_is_a_setting(organizer_client, tournament):
 def test_scoring_is_fixed_once_results_exist(organizer_client, organizer, tournament, players):
     play_round(tournament, organizer)
     response = organizer_client.post(
-        reverse("organizer:tournament_edit", args=[tournament.pk]), settings_post(scoring="winner")
+        reverse("organizer:tournament_edit", args=[tournament.pk]), tournament_form_data(scoring="winner")
     )
     assert response.status_code == 200
     assert "scoring cannot change" in response.content.decode()
