@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 from engine.roles import table_roles
 from engine.validation import Issue, SeatReport, Validation
 
-from .models import Seat, Submission
+from .models import Seat, Submission, SubmissionEntry
 
 OUTCOME_FIELD = "outcome"
 STOPPED_BY_TIME = "time"
@@ -99,14 +99,20 @@ def read_form(data: Mapping[str, str], registration_ids: Sequence[int]) -> Repor
     )
 
 
-def form_from_submission(submission: Submission | None, registration_ids: Sequence[int]) -> ReportForm:
-    """A correction starts from the last report: cards where they were given, else the points."""
+def form_from_submission(
+    submission: Submission | None,
+    registration_ids: Sequence[int],
+    entries: Sequence[SubmissionEntry] | None = None,
+) -> ReportForm:
+    """A correction starts from the last report: cards where they were given, else the points.
+
+    Pass the submission's `entries` when they are already loaded."""
     form = ReportForm(
         values={reg_id: SeatValues() for reg_id in registration_ids}, idempotency_key=new_idempotency_key()
     )
     if submission is None:
         return form
-    for entry in submission.entries.all():
+    for entry in submission.entries.all() if entries is None else entries:
         if entry.registration_id not in form.values:
             continue
         if entry.went_out:

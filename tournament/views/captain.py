@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError
-from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.decorators import method_decorator
@@ -33,7 +32,7 @@ from ..captain import (
     player_rows,
     read_form,
 )
-from ..models import Round, Seat, Submission, SubmissionEntry, Table
+from ..models import Round, Seat, Submission, Table
 
 TEMPLATE = "tournament/captain/table.html"
 
@@ -88,13 +87,6 @@ class CaptainTableView(View):
     def seats(self) -> list[Seat]:
         return sql.table_seats(self.table)
 
-    def submissions(self) -> list[Submission]:
-        return list(
-            self.table.submissions.prefetch_related(
-                Prefetch("entries", queryset=SubmissionEntry.objects.select_related("registration__player"))
-            ).order_by("-version")
-        )
-
     def render_page(
         self, request: HttpRequest, *, form: ReportForm | None = None, validation=None,
         message: str = "", stored: bool = False, status: int = 200,
@@ -102,12 +94,14 @@ class CaptainTableView(View):
         table, round_ = self.table, self.table.round
         seats = self.seats
         registration_ids = [seat.registration_id for seat in seats]
-        submissions = self.submissions()
+        submissions = self.versions
         confirmed = next((s for s in submissions if s.confirmed), None)
         # With a second, independent entry the captain must not see what the organizer typed.
         reported = next((s for s in submissions if s.source == Submission.Source.CAPTAIN), None)
+        entries = {s.pk: sql.submission_entries(s) for s in (confirmed, reported) if s is not None}
         if form is None:
-            form = form_from_submission(reported, registration_ids)
+            last_report = entries[reported.pk] if reported else None
+            form = form_from_submission(reported, registration_ids, last_report)
         rows, table_issues = player_rows(seats, form, validation)
         read_only = confirmed is not None or round_.status == Round.Status.CLOSED
         shown = confirmed or reported
@@ -121,7 +115,7 @@ class CaptainTableView(View):
             "confirmed": confirmed,
             "reported": reported,
             "shown": shown,
-            "shown_entries": _entries_in_seat_order(shown, seats) if shown else [],
+            "shown_entries": entries[shown.pk] if shown else [],
             "read_only": read_only,
             "accepts": round_.status == Round.Status.OPEN and not read_only,
             "time_limit": clock.may_report_stopped_by_time(round_),
@@ -276,8 +270,3 @@ def deck_data(key: str) -> dict:
         ],
         "names": name_tables(deck),
     }
-
-
-def _entries_in_seat_order(submission: Submission, seats: list[Seat]) -> list[SubmissionEntry]:
-    position = {seat.registration_id: seat.position for seat in seats}
-    return sorted(submission.entries.all(), key=lambda e: position.get(e.registration_id, 0))
