@@ -126,6 +126,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # busy timeout, so the concurrent-submission tests would not test what the hall runs.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
 
+# The captain's report path (tournament/sql.py) prepares its statements once per PostgreSQL session and
+# keeps one generic plan of each (docs/performance.md). The ORM's statements are never prepared, so the
+# plan setting touches only those. Turn off behind a pooler in transaction mode (PgBouncer), which
+# hands each transaction another session.
+PREPARED_STATEMENTS = env_bool("PREPARED_STATEMENTS", True)
+if PREPARED_STATEMENTS and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    options = DATABASES["default"].setdefault("OPTIONS", {})
+    options["options"] = f"{options.get('options', '')} -c plan_cache_mode=force_generic_plan".strip()
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CAPTAIN_WRONG_TOKENS_ALLOWED = int(os.environ.get("CAPTAIN_WRONG_TOKENS_ALLOWED", "20"))

@@ -2,12 +2,13 @@
 
 import datetime
 
+import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from tests.factories import RoundFactory, SeatFactory, TableFactory, UserFactory, play_round
-from tests.tournament.conftest import seat_ids
+from tests.tournament.conftest import seat_ids, statement
 from tournament import services, sql
 from tournament.models import (
     Player,
@@ -117,7 +118,7 @@ def test_lock_table_returns_the_statuses_and_version_keys_the_versions(table):
         assert sql.lock_table(table) == ("reported", "open")
     assert sql.table_version_keys(table) == {"first": 1, "second": 2}
 
-    locking = "FOR UPDATE OF t" in queries.captured_queries[-1]["sql"]
+    locking = "FOR UPDATE OF t" in statement(queries.captured_queries[-1]["sql"])
     assert locking == connection.features.has_select_for_update_of  # PostgreSQL: the table's row only
 
 
@@ -184,3 +185,59 @@ def test_update_table_status_stores_the_status(table):
     table.status = Table.Status.DISPUTED
     sql.update_table_status(table)
     assert Table.objects.get(pk=table.pk).status == "disputed"
+
+
+postgres_only = pytest.mark.skipif(connection.vendor != "postgresql", reason="prepared on PostgreSQL only")
+# These tests close the connection to start a new session, which a test wrapped in a transaction cannot.
+new_sessions = pytest.mark.django_db(transaction=True)
+
+
+@postgres_only
+@new_sessions
+def test_postgresql_prepares_each_statement_once_per_connection_and_keeps_a_generic_plan(table):
+    connection.close()  # a new session, as after CONN_MAX_AGE
+    with CaptureQueriesContext(connection) as first:
+        sql.table_seats(table)
+    with CaptureQueriesContext(connection) as second:
+        seats = sql.table_seats(table)
+
+    logged = [q["sql"] for q in first.captured_queries]
+    assert logged[-2].startswith("PREPARE uno_table_seats AS SELECT")
+    assert "WHERE s.table_id = $3" in logged[-2]
+    assert logged[-1] == f"EXECUTE uno_table_seats(true, true, {table.pk})"
+    assert [q["sql"] for q in second.captured_queries] == [logged[-1]]  # no PREPARE again
+    assert [seat.registration_id for seat in seats] == seat_ids(table)
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW plan_cache_mode")
+        assert cursor.fetchone() == ("force_generic_plan",)
+        cursor.execute("EXECUTE uno_table_seats(true, true, %s)", [table.pk])
+        cursor.execute("SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = %s",
+                       ["uno_table_seats"])
+        assert cursor.fetchone() == (3, 0)
+
+
+@postgres_only
+@new_sessions
+def test_a_new_session_prepares_again_and_a_rollback_keeps_what_was_prepared(table):
+    connection.close()
+    with transaction.atomic():
+        sql.lock_table(table)
+        transaction.set_rollback(True)
+    with CaptureQueriesContext(connection) as kept:
+        assert sql.lock_table(table) == ("waiting", "open")
+    assert [q["sql"] for q in kept.captured_queries] == [f"EXECUTE uno_lock_table({table.pk})"]
+
+    connection.close()
+    with CaptureQueriesContext(connection) as again:
+        assert sql.lock_table(table) == ("waiting", "open")
+    assert again.captured_queries[-2]["sql"].startswith("PREPARE uno_lock_table AS SELECT")
+
+
+@postgres_only
+def test_without_prepared_statements_the_sql_runs_as_it_is(table, settings):
+    settings.PREPARED_STATEMENTS = False
+    with CaptureQueriesContext(connection) as queries:
+        sql.update_table_status(table)
+    assert [q["sql"] for q in queries.captured_queries] == [
+        f"UPDATE \"tournament_table\" SET status = 'waiting' WHERE id = {table.pk}"
+    ]
