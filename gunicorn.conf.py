@@ -7,8 +7,10 @@ on shaky Wi-Fi do not hold a thread in gunicorn's gthread worker.
 Every value can be overridden from the environment or on the command line (`-b 127.0.0.1:9000`).
 """
 
+import errno
 import multiprocessing
 import os
+import socket
 
 _cores = multiprocessing.cpu_count()
 
@@ -21,9 +23,13 @@ timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
 graceful_timeout = 20
 # Phones reuse their connection between the page and its htmx requests.
 keepalive = 5
-# Recycle workers now and then so a slow leak (e.g. in PDF rendering) never builds up over an evening.
-max_requests = 2000
-max_requests_jitter = 200
+# Every worker listens on a socket of its own (SO_REUSEPORT) and the kernel spreads new connections
+# over them. On one shared socket, the worker that woke first took 64-86 % of fifty phones at once
+# (bench/load.py, docs/performance.md), and its queue set everybody's waiting time.
+reuse_port = True
+# Workers are not recycled after a number of requests (max_requests): with a socket per worker, the
+# connections still waiting in a stopping worker's queue would be reset. bench/load.py prints the
+# workers' memory after each burst.
 accesslog = os.environ.get("GUNICORN_ACCESSLOG", "-") or None  # empty: no access log
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOGLEVEL", "info")
@@ -33,3 +39,24 @@ wsgi_app = "tournament.wsgi:application"
 # Load Django (and WeasyPrint, ~0.8 s) once in the master: workers start ready, also after a recycle,
 # so no captain's report waits for a worker's first import.
 preload_app = True
+
+
+def on_starting(server) -> None:
+    """Refuse to start when the port is taken, also by another copy of this server: with `reuse_port`
+    the two would share the phones between them without a word (one of them perhaps an old version)."""
+    for address in server.cfg.address:
+        if not isinstance(address, tuple):
+            continue  # a Unix socket: gunicorn checks it itself
+        host, port = address
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds
+            try:
+                probe.bind((host, port))
+            except OSError as exc:
+                if exc.errno != errno.EADDRINUSE:
+                    raise
+                raise SystemExit(
+                    f"Port {port} is already in use, perhaps by the tournament server started before. "
+                    "Stop that one first, or start this one on another port (make run PORT=8001)."
+                ) from None

@@ -43,6 +43,21 @@ HTTP_TIMEOUT = 30
 TARGET_P95_MS = 300
 
 
+def gunicorn_workers(master: int) -> list[tuple[float, float]]:
+    """(CPU seconds used, resident MB) of each of the gunicorn master's workers: how evenly the kernel
+    spread the phones over them, and whether their memory grows."""
+    workers = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with suppress(OSError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == master:  # the parent's pid
+                status = (stat.parent / "status").read_text()
+                rss_kb = next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:"))
+                cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+                workers.append((cpu, int(rss_kb) / 1024))
+    return workers
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -383,7 +398,7 @@ def run_one(name: str, database_url: str, tables: int, projector_every: float) -
         plan_file.write_text(plan_text)
         port = free_port()
         load_before = os.getloadavg()[0]
-        with gunicorn(env, port):
+        with gunicorn(env, port) as server:
             base = f"http://127.0.0.1:{port}"
             clients = subprocess.run(
                 [PY, "bench/load.py", "--step", "clients", "--base", base, "--plan", str(plan_file),
@@ -393,6 +408,7 @@ def run_one(name: str, database_url: str, tables: int, projector_every: float) -
             if clients.returncode != 0:
                 raise SystemExit(f"the clients failed:\n{clients.stdout}\n{clients.stderr}")
             result = json.loads(clients.stdout.strip().splitlines()[-1])
+            workers = gunicorn_workers(server.pid)
         stored = {int(k): v for k, v in json.loads(manage(env, "--step", "verify").strip()).items()}
     latencies, errors = result["latencies"], result["errors"]
     lost = sum(1 for n in stored.values() if n == 0)
@@ -405,6 +421,8 @@ def run_one(name: str, database_url: str, tables: int, projector_every: float) -
     for kind, values in latencies.items():
         print(f"  {kind:<10} n={len(values):<4} p50 {percentile(values, 0.5):7.1f} ms   "
               f"p95 {percentile(values, 0.95):7.1f} ms   max {max(values, default=float('nan')):7.1f} ms")
+    print("  workers (CPU used in all, memory after the burst): "
+          + ", ".join(f"{cpu:.2f} s {mb:.0f} MB" for cpu, mb in sorted(workers)))
     print(f"  errors {len(errors)}   lost {lost}   duplicated {duplicated}   "
           f"(tables with exactly one stored version: {sum(1 for n in stored.values() if n == 1)})")
     for text in errors[:10]:

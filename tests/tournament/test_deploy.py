@@ -1,9 +1,12 @@
 """Production settings: `check --deploy` is clean with HTTPS on, and gunicorn's config loads."""
 
 import os
+import runpy
+import socket
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -61,3 +64,23 @@ def test_gunicorn_config_loads_the_app(tmp_path, workers):
     env = {"GUNICORN_WORKERS": workers} if workers else {}
     result = run_with_env([str(gunicorn), "-c", "gunicorn.conf.py", "--check-config"], tmp_path, **env)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def server_on(addresses: list) -> SimpleNamespace:
+    """What gunicorn's hooks read of its arbiter: the addresses it is bound to."""
+    return SimpleNamespace(cfg=SimpleNamespace(address=addresses))
+
+
+def test_gunicorn_gives_each_worker_a_socket_and_refuses_a_port_in_use():
+    config = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    assert config["reuse_port"] is True
+    assert "max_requests" not in config  # recycling a worker would reset the connections it had queued
+    with socket.socket() as other_server:
+        # Another server on the port, itself with SO_REUSEPORT: binding beside it would succeed.
+        other_server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        other_server.bind(("127.0.0.1", 0))
+        other_server.listen()
+        port = other_server.getsockname()[1]
+        with pytest.raises(SystemExit, match=f"Port {port} is already in use"):
+            config["on_starting"](server_on([("127.0.0.1", port)]))
+    config["on_starting"](server_on([("127.0.0.1", port), "/tmp/uno.sock"]))  # free again; a Unix socket
