@@ -131,9 +131,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # plan setting touches only those. Turn off behind a pooler in transaction mode (PgBouncer), which
 # hands each transaction another session.
 PREPARED_STATEMENTS = env_bool("PREPARED_STATEMENTS", True)
-if PREPARED_STATEMENTS and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    options = DATABASES["default"].setdefault("OPTIONS", {})
-    options["options"] = f"{options.get('options', '')} -c plan_cache_mode=force_generic_plan".strip()
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend with a health check that costs no round trip (tournament/backends/postgresql).
+    DATABASES["default"]["ENGINE"] = "tournament.backends.postgresql"
+    if PREPARED_STATEMENTS:
+        options = DATABASES["default"].setdefault("OPTIONS", {})
+        options["options"] = f"{options.get('options', '')} -c plan_cache_mode=force_generic_plan".strip()
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
