@@ -36,8 +36,8 @@ loglevel = os.environ.get("GUNICORN_LOGLEVEL", "info")
 # The reverse proxy on the same machine is trusted to set X-Forwarded-* headers.
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
 wsgi_app = "tournament.wsgi:application"
-# Load Django (and WeasyPrint, ~0.8 s) once in the master: workers start ready, also after a recycle,
-# so no captain's report waits for a worker's first import.
+# Load Django (and WeasyPrint, ~0.8 s) once in the master: workers start ready, also one restarted
+# after a crash or a reload, so no captain's report waits for a worker's first import.
 preload_app = True
 
 

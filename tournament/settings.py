@@ -135,8 +135,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django's backend with a health check that costs no round trip (tournament/backends/postgresql).
     DATABASES["default"]["ENGINE"] = "tournament.backends.postgresql"
     if PREPARED_STATEMENTS:
-        options = DATABASES["default"].setdefault("OPTIONS", {})
-        options["options"] = f"{options.get('options', '')} -c plan_cache_mode=force_generic_plan".strip()
+        _pg_options = DATABASES["default"].setdefault("OPTIONS", {})
+        _pg_options["options"] = " ".join(
+            filter(None, [_pg_options.get("options"), "-c plan_cache_mode=force_generic_plan"])
+        )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -9,8 +9,8 @@ ORM would load and store (tests/tournament/test_sql.py compares them on both dat
 here has save() overrides or signal receivers that such a write would skip. Everything else uses
 the ORM.
 
-On PostgreSQL, planning these statements took the server longer than running them (0.3 to 0.9 ms
-against 0.01 to 0.2 ms), every time. So each is prepared once per connection under a name of its own
+On PostgreSQL, planning these statements took the server longer than running them (up to 0.7 ms
+against at most 0.2 ms), every time. So each is prepared once per connection under a name of its own
 (`PREPARE`, shown in the query log) and then run with `EXECUTE`, its plan kept: the settings make
 PostgreSQL keep one generic plan (`plan_cache_mode`), and the ORM's statements are never prepared.
 `PREPARED_STATEMENTS = False` turns this off for a connection pooler that cannot keep them.
