@@ -60,3 +60,8 @@ def on_starting(server) -> None:
                     f"Port {port} is already in use, perhaps by the tournament server started before. "
                     "Stop that one first, or start this one on another port (make run PORT=8001)."
                 ) from None
+    # gunicorn's own "Listening at:" line stays empty with reuse_port (the workers bind, not the master).
+    server.log.info("Listening at: %s (a socket per worker)", ", ".join(
+        f"http://{address[0]}:{address[1]}" if isinstance(address, tuple) else f"unix:{address}"
+        for address in server.cfg.address
+    ))

@@ -66,9 +66,11 @@ def test_gunicorn_config_loads_the_app(tmp_path, workers):
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def server_on(addresses: list) -> SimpleNamespace:
-    """What gunicorn's hooks read of its arbiter: the addresses it is bound to."""
-    return SimpleNamespace(cfg=SimpleNamespace(address=addresses))
+def server_on(addresses: list, logged: list | None = None) -> SimpleNamespace:
+    """What gunicorn's hooks use of its arbiter: the addresses it binds, and its log."""
+    logged = [] if logged is None else logged
+    log = SimpleNamespace(info=lambda message, *args: logged.append(message % args))
+    return SimpleNamespace(cfg=SimpleNamespace(address=addresses), log=log)
 
 
 def test_gunicorn_gives_each_worker_a_socket_and_refuses_a_port_in_use():
@@ -83,4 +85,6 @@ def test_gunicorn_gives_each_worker_a_socket_and_refuses_a_port_in_use():
         port = other_server.getsockname()[1]
         with pytest.raises(SystemExit, match=f"Port {port} is already in use"):
             config["on_starting"](server_on([("127.0.0.1", port)]))
-    config["on_starting"](server_on([("127.0.0.1", port), "/tmp/uno.sock"]))  # free again; a Unix socket
+    logged = []
+    config["on_starting"](server_on([("127.0.0.1", port), "/tmp/uno.sock"], logged))  # free again
+    assert logged == [f"Listening at: http://127.0.0.1:{port}, unix:/tmp/uno.sock (a socket per worker)"]
