@@ -144,11 +144,13 @@ def table_by_token(token: str) -> tuple[Table, list[Submission]] | None:
     table, round_, tournament = _instances(db, rows[0], Table, Round, Tournament)
     round_.tournament = tournament
     table.round = round_
+    version_columns = -len(Submission._meta.concrete_fields)  # the row's last columns
     versions = []
     for row in rows:
-        if row[-len(Submission._meta.concrete_fields)] is not None:  # the LEFT JOIN found a version
-            versions.append(_instances(db, row[-len(Submission._meta.concrete_fields):], Submission)[0])
-            versions[-1].table = table
+        if row[version_columns] is not None:  # the LEFT JOIN found a version
+            version = _instances(db, row[version_columns:], Submission)[0]
+            version.table = table
+            versions.append(version)
     return table, versions
 
 
@@ -238,24 +240,30 @@ def table_version_keys(table: Table) -> dict[str, int]:
     return dict(rows)
 
 
+@cache
+def _insert_statement(model: type[Model], rows: int) -> tuple[str, str]:
+    """The name and SQL of an INSERT of `rows` instances of `model`, every column but the key."""
+    meta = model._meta
+    columns = [_quote(field.column) for field in meta.concrete_fields if field is not meta.pk]
+    row = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    return (
+        f"uno_insert_{meta.model_name}_{rows}",
+        f"INSERT INTO {_table(model)} ({', '.join(columns)}) VALUES {', '.join([row] * rows)} "
+        f"RETURNING {_quote(meta.pk.column)}",
+    )
+
+
 def insert(instances: Sequence[Model]) -> None:
     """Store new instances of one model with one INSERT and set their primary keys (like bulk_create)."""
     model = type(instances[0])
     db = connections[DEFAULT_DB_ALIAS]
     meta = model._meta
-    fields = [field for field in meta.concrete_fields if field is not meta.pk]
     params = [
         field.get_db_prep_save(field.pre_save(instance, add=True), db)
-        for instance in instances for field in fields
+        for instance in instances for field in meta.concrete_fields if field is not meta.pk
     ]
-    row = "(" + ", ".join(["%s"] * len(fields)) + ")"
     with db.cursor() as cursor:
-        _execute(
-            db, cursor, f"uno_insert_{meta.model_name}_{len(instances)}",
-            f"INSERT INTO {_table(model)} ({', '.join(_quote(field.column) for field in fields)}) "
-            f"VALUES {', '.join([row] * len(instances))} RETURNING {_quote(meta.pk.column)}",
-            params,
-        )
+        _execute(db, cursor, *_insert_statement(model, len(instances)), params)
         keys = cursor.fetchall()
     for instance, (key,) in zip(instances, keys, strict=True):
         instance.pk = key

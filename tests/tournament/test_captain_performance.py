@@ -44,3 +44,18 @@ def test_a_refused_report_takes_no_write_lock(client, table):
     sql = " ".join(q["sql"] for q in queries.captured_queries)
     assert "BEGIN" not in sql and "SAVEPOINT" not in sql and "FOR UPDATE" not in sql
     assert not Submission.objects.exists()
+
+
+def test_page_of_a_confirmed_captain_report_reads_its_entries_once(client, table, organizer):
+    """The confirmed version and the captain's last report are one and the same here."""
+    from tournament import services
+
+    url = table.get_captain_url()
+    client.post(url, report_data(table), HTTP_HX_REQUEST="true")
+    services.result_confirm(submission=Submission.objects.get(), user=organizer)
+
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    assert response.status_code == 200 and "R7 W Rev" in response.content.decode()
+    run = [statement(q["sql"]) for q in queries.captured_queries if not q["sql"].startswith("PREPARE ")]
+    assert sum(sql.startswith('SELECT e."id"') for sql in run) == 1  # a version's entries (sql.py)

@@ -98,7 +98,8 @@ class CaptainTableView(View):
         confirmed = next((s for s in submissions if s.confirmed), None)
         # With a second, independent entry the captain must not see what the organizer typed.
         reported = next((s for s in submissions if s.source == Submission.Source.CAPTAIN), None)
-        entries = {s.pk: sql.submission_entries(s) for s in (confirmed, reported) if s is not None}
+        # Often one and the same version (the organizer confirmed the captain's report): read it once.
+        entries = {s.pk: sql.submission_entries(s) for s in {confirmed, reported} if s is not None}
         if form is None:
             last_report = entries[reported.pk] if reported else None
             form = form_from_submission(reported, registration_ids, last_report)

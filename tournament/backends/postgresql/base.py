@@ -21,7 +21,7 @@ _HEALTHY = (pq.TransactionStatus.IDLE, pq.TransactionStatus.INTRANS)
 class DatabaseWrapper(base.DatabaseWrapper):
     def is_usable(self) -> bool:
         connection = self.connection
-        if connection is None or connection.closed or connection.pgconn.status != pq.ConnStatus.OK:
+        if connection is None or connection.pgconn.status != pq.ConnStatus.OK:  # closed, or known broken
             return False
         if connection.info.transaction_status not in _HEALTHY:
             return False  # a failed transaction: Django's SELECT 1 would fail as well
