@@ -37,6 +37,11 @@ import urllib.request
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
+from tournament.players.services import player_register
+from tournament.results.services import result_submit
+from tournament.rounds.services import round_close, round_open, round_publish, round_seat
+from tournament.tournaments.services import tournament_create
+
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 HTTP_TIMEOUT = 30
@@ -130,21 +135,20 @@ def step_prepare(tables: int) -> None:
     from django.core.management import call_command
 
     from engine.validation import SeatReport
-    from tournament import services
     from tournament.models import Submission, Tournament
 
     call_command("migrate", verbosity=0)
     user = get_user_model().objects.create_superuser("bench", password="bench-pass-123")
-    tournament = services.tournament_create(
+    tournament = tournament_create(
         user=user, name="Load test", date=datetime.date(2026, 11, 29), public=True
     )
     for n in range(tables * 4):
-        services.player_register(tournament=tournament, user=user, first_name=f"P{n:03d}",
+        player_register(tournament=tournament, user=user, first_name=f"P{n:03d}",
                                  last_name=f"Bench{n:03d}", club_name=f"Club {n % 10}", check_in=True)
     def open_round(seed: int):
-        round_ = services.round_seat(tournament=tournament, user=user, seed=seed)
-        services.round_publish(round_=round_, user=user)
-        services.round_open(round_=round_, user=user)
+        round_ = round_seat(tournament=tournament, user=user, seed=seed)
+        round_publish(round_=round_, user=user)
+        round_open(round_=round_, user=user)
         return round_
 
     first = open_round(seed=8)
@@ -154,8 +158,8 @@ def step_prepare(tables: int) -> None:
             SeatReport(reg_id, went_out=True) if n == 0 else SeatReport(reg_id, points=str(4 + 9 * n))
             for n, reg_id in enumerate(seats)
         ]
-        services.result_submit(table=table, seats=reports, source=Submission.Source.ORGANIZER, user=user)
-    services.round_close(round_=first, user=user)
+        result_submit(table=table, seats=reports, source=Submission.Source.ORGANIZER, user=user)
+    round_close(round_=first, user=user)
     round_ = open_round(seed=9)
     plan = {
         "tournament": Tournament.objects.get().pk,

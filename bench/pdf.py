@@ -22,6 +22,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from tournament.documents import printing
+from tournament.standings.selectors import standings
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -142,7 +145,6 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as var_dir:
         setup_django(var_dir)
-        from tournament import printing, selectors
 
         tournament, round_ = build_tournament()
         # Warm-up: imports, font scan, template loading; not part of either figure.
@@ -166,7 +168,7 @@ def main() -> None:
         def certificates() -> bytes:
             return printing.certificates_pdf(tournament, printing.certificate_lines(tournament))
 
-        _rounds, lines = selectors.standings(tournament)
+        _rounds, lines = standings(tournament)
         compare(
             "certificates (200 players)",
             certificates,

@@ -6,6 +6,8 @@ import factory
 from django.contrib.auth import get_user_model
 
 from tournament.models import Club, Player, Registration, Round, Seat, Submission, Table, Tournament
+from tournament.results.services import result_submit
+from tournament.rounds.services import round_close, round_open, round_publish, round_seat
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -110,21 +112,20 @@ def play_round(
 
     `points`: the same points per seat position at every table (seat 1 goes out); by default varied points.
     """
-    from tournament import services
 
-    round_ = services.round_seat(tournament=tournament, user=user, seed=seed)
-    services.round_publish(round_=round_, user=user)
-    services.round_open(round_=round_, user=user)
+    round_ = round_seat(tournament=tournament, user=user, seed=seed)
+    round_publish(round_=round_, user=user)
+    round_open(round_=round_, user=user)
     for table in round_.tables.exclude(number__in=skip_tables).order_by("number"):
         seats = points_report(table, points) if points else report_points(table, round_number=round_.number)
-        outcome = services.result_submit(
+        outcome = result_submit(
             table=table,
             seats=seats,
             source=Submission.Source.ORGANIZER, user=user, confirm_warnings=True,
         )
         assert outcome.stored, outcome.errors
     if close:
-        services.round_close(round_=round_, user=user)
+        round_close(round_=round_, user=user)
     round_.refresh_from_db()
     return round_
 

@@ -8,12 +8,28 @@ Constraints live in the database, not only in code.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
+from enum import StrEnum
 
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+
+from engine.scoring import EndRule, ScoringFormat
+from engine.standings import MissedRoundPolicy
+
+from .audit.actions import AuditAction
+
+
+def engine_choices(enum: type[StrEnum], labels: Mapping[StrEnum, str]) -> list[tuple[str, str]]:
+    """A field's choices from one of the engine's enums: the values are the engine's, only the labels
+    are added here, and a member without a label (or a label without a member) fails at start-up."""
+    if set(labels) != set(enum):
+        raise ImproperlyConfigured(f"labels of {enum.__name__} do not match its members")
+    return [(member.value, labels[member]) for member in enum]
 
 
 class Club(models.Model):
@@ -83,17 +99,18 @@ class Tournament(models.Model):
         SMALLER = "smaller", _("tables one smaller")
         LARGER = "larger", _("tables one larger")
 
-    class Scoring(models.TextChoices):
-        MINUS_POINTS = "minus", _("minus points (lowest total wins)")
-        WINNER_COLLECTS = "winner", _("winner collects (highest total wins)")
-
-    class EndRule(models.TextChoices):
-        ROUNDS = "rounds", _("fixed number of rounds")
-        THRESHOLD = "threshold", _("until a total reaches the threshold")
-
-    class MissedRounds(models.TextChoices):
-        RANK_AFTER = "after", _("ranked after all players who played every round")
-        CHARGE_HIGHEST = "charge", _("charged the highest score of that round")
+    SCORING_CHOICES = engine_choices(ScoringFormat, {
+        ScoringFormat.MINUS_POINTS: _("minus points (lowest total wins)"),
+        ScoringFormat.WINNER_COLLECTS: _("winner collects (highest total wins)"),
+    })
+    END_RULE_CHOICES = engine_choices(EndRule, {
+        EndRule.ROUNDS: _("fixed number of rounds"),
+        EndRule.THRESHOLD: _("until a total reaches the threshold"),
+    })
+    MISSED_ROUNDS_CHOICES = engine_choices(MissedRoundPolicy, {
+        MissedRoundPolicy.RANK_AFTER: _("ranked after all players who played every round"),
+        MissedRoundPolicy.CHARGE_HIGHEST: _("charged the highest score of that round"),
+    })
 
     name = models.CharField(_("name"), max_length=150)
     date = models.DateField(_("date"))
@@ -107,13 +124,14 @@ class Tournament(models.Model):
     table_max = models.PositiveSmallIntegerField(_("largest table"), default=5)
     fill = models.CharField(_("fill with"), max_length=10, choices=Fill.choices, default=Fill.SMALLER)
     scoring = models.CharField(
-        _("scoring"), max_length=10, choices=Scoring.choices, default=Scoring.MINUS_POINTS
+        _("scoring"), max_length=10, choices=SCORING_CHOICES, default=ScoringFormat.MINUS_POINTS
     )
-    end_rule = models.CharField(_("end"), max_length=10, choices=EndRule.choices, default=EndRule.ROUNDS)
+    end_rule = models.CharField(_("end"), max_length=10, choices=END_RULE_CHOICES, default=EndRule.ROUNDS)
     threshold = models.PositiveIntegerField(_("threshold"), null=True, blank=True)
     tiebreaks = models.JSONField(_("tie-break order"), default=list, blank=True)
     missed_rounds = models.CharField(
-        _("missed rounds"), max_length=10, choices=MissedRounds.choices, default=MissedRounds.RANK_AFTER
+        _("missed rounds"), max_length=10, choices=MISSED_ROUNDS_CHOICES,
+        default=MissedRoundPolicy.RANK_AFTER,
     )
     time_limit_minutes = models.PositiveSmallIntegerField(
         _("time limit per round (minutes)"), null=True, blank=True,
@@ -231,6 +249,9 @@ class Table(models.Model):
         WAITING = "waiting", _("waiting")
         REPORTED = "reported", _("reported")
         CONFIRMED = "confirmed", _("confirmed")
+        # A newer version arrived after the confirmation: the confirmed one still counts until the
+        # organizer confirms again (docs/rules.md §7).
+        CORRECTED = "corrected", _("corrected after confirmation")
         DISPUTED = "disputed", _("disputed")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
@@ -351,7 +372,7 @@ class AuditEntry(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     actor = models.CharField(_("by"), max_length=150, blank=True)
-    action = models.CharField(_("action"), max_length=40)
+    action = models.CharField(_("action"), max_length=40, choices=AuditAction.choices)
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)

@@ -4,7 +4,7 @@ from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 
-from .models import Tournament
+from tournament.models import Tournament
 
 
 def organized_tournament_or_403(user, pk: int) -> Tournament:

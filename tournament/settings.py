@@ -126,20 +126,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # busy timeout, so the concurrent-submission tests would not test what the hall runs.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
 
-# The captain's report path (tournament/sql.py) prepares its statements once per PostgreSQL session and
-# keeps one generic plan of each (docs/performance.md). The ORM's statements are never prepared, so the
-# plan setting touches only those. Turn off behind a pooler in transaction mode (PgBouncer), which
-# hands each transaction another session.
-PREPARED_STATEMENTS = env_bool("PREPARED_STATEMENTS", True)
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # Django's backend with a health check that costs no round trip (tournament/backends/postgresql).
-    DATABASES["default"]["ENGINE"] = "tournament.backends.postgresql"
-    if PREPARED_STATEMENTS:
-        _pg_options = DATABASES["default"].setdefault("OPTIONS", {})
-        _pg_options["options"] = " ".join(
-            filter(None, [_pg_options.get("options"), "-c plan_cache_mode=force_generic_plan"])
-        )
-
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CAPTAIN_WRONG_TOKENS_ALLOWED = int(os.environ.get("CAPTAIN_WRONG_TOKENS_ALLOWED", "20"))

@@ -5,7 +5,8 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.generic import RedirectView
 
-from .views import auth, backup, home
+from .views import auth, home
+from .views.organizer import backup
 
 urlpatterns = [
     path("", home.HomeView.as_view(), name="home"),

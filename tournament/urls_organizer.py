@@ -2,11 +2,17 @@
 
 from django.urls import path
 
-from .views import audit, backup, captain_links, clock
-from .views import organizer_players as players
-from .views import organizer_rounds as rounds
-from .views import organizer_standings as standings
-from .views import organizer_tournament as tournament
+from .views.organizer import (
+    audit,
+    backup,
+    captain_links,
+    clock,
+    players,
+    results,
+    rounds,
+    standings,
+    tournament,
+)
 
 T = "<int:tournament_pk>/"
 R = T + "rounds/<int:number>/"
@@ -42,7 +48,7 @@ urlpatterns = [
     path(R + "open/", rounds.RoundOpenView.as_view(), name="round_open"),
     path(R + "close/", rounds.RoundCloseView.as_view(), name="round_close"),
     path(R + "reopen/", rounds.RoundReopenView.as_view(), name="round_reopen"),
-    path(R + "tables/<int:table_number>/result/", rounds.TableResultView.as_view(), name="table_result"),
+    path(R + "tables/<int:table_number>/result/", results.TableResultView.as_view(), name="table_result"),
     path(
         T + "submissions/<int:submission_pk>/confirm/",
         rounds.SubmissionConfirmView.as_view(),

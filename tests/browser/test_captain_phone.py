@@ -6,8 +6,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.factories import PlayerFactory, RegistrationFactory, RoundFactory, SeatFactory, TableFactory
-from tournament import selectors
 from tournament.models import Round, Submission, Table
+from tournament.standings.selectors import standings
 
 
 @pytest.fixture
@@ -100,7 +100,7 @@ def test_captain_reports_from_a_phone_and_the_organizer_confirms(
     # Once the server has confirmed the report, the phone forgets its saved copy.
     page.wait_for_function(f"localStorage.getItem('captain:{phone_table.token}') === null")
 
-    _rounds, before = selectors.standings(phone_table.round.tournament, include_open=True)
+    _rounds, before = standings(phone_table.round.tournament, include_open=True)
     assert all(line.row.total == 0 for line in before)
 
     # the organizer confirms on the table's history page
@@ -117,7 +117,7 @@ def test_captain_reports_from_a_phone_and_the_organizer_confirms(
 
     phone_table.refresh_from_db()
     assert phone_table.status == Table.Status.CONFIRMED
-    _rounds, after = selectors.standings(phone_table.round.tournament, include_open=True)
+    _rounds, after = standings(phone_table.round.tournament, include_open=True)
     totals = {line.registration.player.first_name: line.row.total for line in after}
     assert totals == {"Anna": 0, "Ben": 77, "Cem": 64, "Dora": 0}
 

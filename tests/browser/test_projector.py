@@ -4,8 +4,9 @@ import pytest
 
 from engine.validation import SeatReport
 from tests.factories import RegistrationFactory, TournamentFactory, UserFactory, seated_round
-from tournament import clock, services
+from tournament.clock.services import clock_start
 from tournament.models import Round, Submission
+from tournament.results.services import result_submit
 
 pytestmark = pytest.mark.browser
 
@@ -36,7 +37,7 @@ def test_confirmed_result_appears_on_the_projector_within_one_refresh(live_serve
     page.evaluate("window.notReloaded = true")
 
     table = round_.tables.get()
-    outcome = services.result_submit(
+    outcome = result_submit(
         table=table, source=Submission.Source.ORGANIZER, user=organizer,
         seats=[SeatReport(player_id=reg.pk, points=points, went_out=points == 0)
                for reg, points in zip(players, [23, 0, 7, 61], strict=True)],
@@ -58,7 +59,7 @@ def test_confirmed_result_appears_on_the_projector_within_one_refresh(live_serve
 
 def test_projector_counts_the_clock_down_without_polling(live_server, page, hall):
     tournament, organizer, _players, round_ = hall
-    clock.clock_start(round_=round_, user=organizer, minutes=10)
+    clock_start(round_=round_, user=organizer, minutes=10)
     requests = []
     page.on("request", lambda request: requests.append(request.url) if "/projector/" in request.url else None)
     page.goto(f"{live_server.url}/p/{tournament.pk}/projector/?every=30")

@@ -3,7 +3,6 @@
 import datetime
 
 import pytest
-from django.db import connection
 
 from tests.factories import PlayerFactory, RegistrationFactory, RoundFactory, SeatFactory, TableFactory
 from tournament.models import Round
@@ -86,14 +85,3 @@ def backup_dir(settings, tmp_path):
     """Backups written when a round closes go to a temporary folder, never into var/."""
     settings.BACKUP_DIR = tmp_path / "backups"
     return settings.BACKUP_DIR
-
-
-def statement(logged_sql: str) -> str:
-    """The SQL a logged query ran: on PostgreSQL the captain's path runs `EXECUTE name(…)` of a
-    statement prepared on this connection (tournament.sql), whose `PREPARE name AS …` the server keeps."""
-    if not logged_sql.startswith("EXECUTE "):
-        return logged_sql
-    name = logged_sql.removeprefix("EXECUTE ").split("(", 1)[0]
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT statement FROM pg_prepared_statements WHERE name = %s", [name])
-        return cursor.fetchone()[0].split(" AS ", 1)[1]

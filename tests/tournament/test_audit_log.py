@@ -6,7 +6,7 @@ from django.utils import translation
 
 from tests.factories import RoundFactory, TableFactory, TournamentFactory, UserFactory
 from tournament.models import AuditEntry
-from tournament.views.audit import NESTING, NO, YES, entry_changes
+from tournament.views.organizer.audit import NESTING, NO, YES, entry_changes
 
 
 @pytest.fixture(autouse=True)

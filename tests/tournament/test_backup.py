@@ -10,7 +10,9 @@ from django.urls import reverse
 
 from engine.validation import SeatReport
 from tests.factories import UserFactory, play_round, report_points
-from tournament import backup, selectors, services
+from tournament.backup.format import FORMAT_VERSION, BackupError, dumps, loads
+from tournament.backup.selectors import export_tournament
+from tournament.backup.services import import_tournament
 from tournament.models import (
     AuditEntry,
     Club,
@@ -23,25 +25,31 @@ from tournament.models import (
     Table,
     Tournament,
 )
+from tournament.players.selectors import registrations
+from tournament.players.services import registration_withdraw
+from tournament.results.services import result_confirm, result_submit
+from tournament.rounds.services import round_close, round_reopen, round_seat
+from tournament.standings.selectors import counted_rounds, standings
+from tournament.tournaments.services import tournament_snapshot, tournament_update
 
 
 @pytest.fixture
 def played(tournament, players, organizer):
     """Two closed rounds, a third open with a captain's report, a correction and a withdrawal."""
-    services.tournament_update(tournament=tournament, user=organizer, changes={"rounds_total": 4})
+    tournament_update(tournament=tournament, user=organizer, changes={"rounds_total": 4})
     first = play_round(tournament, organizer, seed=11)
     table = first.tables.get(number=1)
-    services.round_reopen(round_=first, user=organizer)
-    services.result_submit(
+    round_reopen(round_=first, user=organizer)
+    result_submit(
         table=table, seats=report_points(table, round_number=1), source=Submission.Source.ORGANIZER,
         user=organizer, confirm_warnings=True,
     )
-    services.round_close(round_=first, user=organizer)
+    round_close(round_=first, user=organizer)
     play_round(tournament, organizer, seed=22)
-    services.registration_withdraw(registration=players[0], user=organizer)
+    registration_withdraw(registration=players[0], user=organizer)
     third = play_round(tournament, organizer, seed=33, close=False, skip_tables={2})
     captain_table = third.tables.get(number=2)
-    services.result_submit(
+    result_submit(
         table=captain_table, seats=report_points(captain_table, round_number=3),
         source=Submission.Source.CAPTAIN, token=captain_table.token, ip_address="192.168.1.50",
         idempotency_key="abc123", confirm_warnings=True,
@@ -51,9 +59,9 @@ def played(tournament, players, organizer):
 
 def picture(tournament: Tournament) -> dict:
     """Everything a restore must reproduce, without database ids."""
-    _rounds, lines = selectors.standings(tournament)
+    _rounds, lines = standings(tournament)
     return {
-        "settings": services.tournament_snapshot(tournament),
+        "settings": tournament_snapshot(tournament),
         "standings": [
             (line.player.name, line.row.rank, line.row.total, dict(line.row.per_round)) for line in lines
         ],
@@ -63,7 +71,7 @@ def picture(tournament: Tournament) -> dict:
         "registrations": [
             (r.start_number, r.player.name, r.player.club_name, r.player.birth_year, r.status,
              r.withdrawn_after_round)
-            for r in selectors.registrations(tournament)
+            for r in registrations(tournament)
         ],
         "tables": list(Table.objects.filter(round__tournament=tournament)
                        .order_by("round__number", "number")
@@ -91,8 +99,8 @@ def picture(tournament: Tournament) -> dict:
 
 
 def test_export_is_json_with_format_version_and_every_section(played):
-    data = json.loads(backup.dumps(backup.export_tournament(played)))
-    assert data["format"] == "uno-tournament-backup" and data["version"] == backup.FORMAT_VERSION
+    data = json.loads(dumps(export_tournament(played)))
+    assert data["format"] == "uno-tournament-backup" and data["version"] == FORMAT_VERSION
     assert len(data["registrations"]) == 12 and len(data["players"]) == 12 and len(data["clubs"]) == 3
     assert [r["number"] for r in data["rounds"]] == [1, 2, 3]
     assert len(data["tables"]) == 9 and len(data["seats"]) == 12 + 12 + 11
@@ -104,13 +112,13 @@ def test_export_is_json_with_format_version_and_every_section(played):
 
 def test_round_trip_into_an_empty_database_is_identical(played, organizer):
     before = picture(played)
-    text = backup.dumps(backup.export_tournament(played))
+    text = dumps(export_tournament(played))
     Tournament.objects.all().delete()
     Player.objects.all().delete()
     Club.objects.all().delete()
     assert not Submission.objects.exists()
 
-    restored = backup.import_tournament(json.loads(text), owner=organizer)
+    restored = import_tournament(json.loads(text), owner=organizer)
 
     assert restored.name == before["settings"]["name"]
     assert picture(restored) == before
@@ -120,22 +128,22 @@ def test_round_trip_into_an_empty_database_is_identical(played, organizer):
 
 
 def test_restored_tournament_can_be_continued(played, organizer):
-    text = backup.dumps(backup.export_tournament(played))
+    text = dumps(export_tournament(played))
     Tournament.objects.all().delete()
-    restored = backup.import_tournament(json.loads(text), owner=organizer)
+    restored = import_tournament(json.loads(text), owner=organizer)
     third = restored.rounds.get(number=3)
     for table in third.tables.exclude(status=Table.Status.CONFIRMED):
-        services.result_confirm(submission=table.submissions.order_by("-version").first(), user=organizer)
-    services.round_close(round_=third, user=organizer)
-    assert selectors.counted_rounds(restored) == [1, 2, 3]
+        result_confirm(submission=table.submissions.order_by("-version").first(), user=organizer)
+    round_close(round_=third, user=organizer)
+    assert counted_rounds(restored) == [1, 2, 3]
 
 
 def test_import_beside_the_original_reuses_players_and_clubs(played, organizer):
-    data = backup.export_tournament(played)
+    data = export_tournament(played)
     players, clubs = Player.objects.count(), Club.objects.count()
     other = UserFactory(username="second-laptop")
 
-    restored = backup.import_tournament(json.loads(backup.dumps(data)), owner=other)
+    restored = import_tournament(json.loads(dumps(data)), owner=other)
 
     assert restored.pk != played.pk
     assert restored.name == played.name + " (restored)"
@@ -157,7 +165,7 @@ def counts():
 
 @pytest.mark.parametrize("damage", [
     lambda d: d.update(format="something-else"),
-    lambda d: d.update(version=backup.FORMAT_VERSION + 1),
+    lambda d: d.update(version=FORMAT_VERSION + 1),
     lambda d: d.update(version="1"),
     lambda d: d.pop("seats"),
     lambda d: d["entries"][-1].update(registration=999_999),
@@ -168,19 +176,19 @@ def counts():
     lambda d: d["players"].append({"id": 5000, "first_name": "A", "last_name": "B", "birth_year": 3000}),
 ])
 def test_damaged_backup_restores_nothing(played, organizer, damage):
-    data = json.loads(backup.dumps(backup.export_tournament(played)))
+    data = json.loads(dumps(export_tournament(played)))
     damage(data)
     before = counts()
-    with pytest.raises(backup.BackupError):
-        backup.import_tournament(data, owner=organizer)
+    with pytest.raises(BackupError):
+        import_tournament(data, owner=organizer)
     assert counts() == before
 
 
 def test_not_json_is_a_clear_error():
-    with pytest.raises(backup.BackupError, match="not a tournament backup"):
-        backup.loads(b"\xff\xfe garbage")
-    with pytest.raises(backup.BackupError, match="not a tournament backup"):
-        backup.import_tournament([1, 2, 3])
+    with pytest.raises(BackupError, match="not a tournament backup"):
+        loads(b"\xff\xfe garbage")
+    with pytest.raises(BackupError, match="not a tournament backup"):
+        import_tournament([1, 2, 3])
 
 
 def test_logo_travels_inside_the_file(tournament, organizer, settings, tmp_path):
@@ -188,8 +196,8 @@ def test_logo_travels_inside_the_file(tournament, organizer, settings, tmp_path)
 
     settings.MEDIA_ROOT = tmp_path / "media"
     tournament.logo.save("club.png", ContentFile(b"\x89PNG fake logo"), save=True)
-    data = json.loads(backup.dumps(backup.export_tournament(tournament)))
-    restored = backup.import_tournament(data, owner=organizer)
+    data = json.loads(dumps(export_tournament(tournament)))
+    restored = import_tournament(data, owner=organizer)
     with restored.logo.open("rb") as logo:
         assert logo.read() == b"\x89PNG fake logo"
 
@@ -260,7 +268,7 @@ def test_download_is_only_for_the_tournaments_organizers(client, played):
 
 
 def test_restore_page_creates_a_tournament_for_the_uploader(client, played):
-    text = backup.dumps(backup.export_tournament(played))
+    text = dumps(export_tournament(played))
     uploader = UserFactory(username="uploader")
     client.force_login(uploader)
     page = client.get(reverse("restore"))
@@ -290,6 +298,6 @@ def test_restore_page_needs_login(client, db):
 
 
 def test_report_helper_is_valid(tournament, players, organizer):
-    round_ = services.round_seat(tournament=tournament, user=organizer, seed=5)
+    round_ = round_seat(tournament=tournament, user=organizer, seed=5)
     reports = report_points(round_.tables.first())
     assert sum(isinstance(r, SeatReport) and r.went_out for r in reports) == 1

@@ -20,8 +20,7 @@ from django.test import Client
 
 from tests.factories import RegistrationFactory, TournamentFactory, seated_round, tournament_form_data
 from tests.tournament.urlmap import World, build_world
-from tournament import services
-from tournament.backup import FORMAT, FORMAT_VERSION
+from tournament.backup.format import FORMAT, FORMAT_VERSION
 from tournament.models import (
     AuditEntry,
     Club,
@@ -34,6 +33,8 @@ from tournament.models import (
     Table,
     Tournament,
 )
+from tournament.players.services import player_register
+from tournament.rounds.services import table_regenerate_token
 
 FORM_ERROR = "errorlist"
 MESSAGE_ERROR = 'class="message error"'
@@ -121,10 +122,10 @@ def organizer_result(w: BadWorld, table: Table | None = None, **values: str) -> 
     """The organizer's keyboard form for a table: `went_out` and per-loser cards/points/count."""
     table = table or w.waiting_table
     ids = seat_ids(table)
-    data = {"idempotency_key": "bad-organizer-key", "went_out": str(ids[0])}
+    data = {"idempotency_key": "bad-organizer-key", "outcome": str(ids[0])}
     for reg_id in ids[1:]:
         for kind in ("cards", "points", "count"):
-            data[f"{kind}_{reg_id}"] = values.get(kind, "")
+            data[f"{kind}-{reg_id}"] = values.get(kind, "")
     data.update({k: v for k, v in values.items() if k not in ("cards", "points", "count")})
     return data
 
@@ -365,7 +366,7 @@ CASES = [
     Case(
         "result: another table's winner",
         result_url,
-        lambda w: organizer_result(w, went_out=str(seat_ids(w.open_table)[0]), points="5"),
+        lambda w: organizer_result(w, outcome=str(seat_ids(w.open_table)[0]), points="5"),
         422,
         RESULT_ERROR,
     ),
@@ -611,7 +612,7 @@ def test_a_valid_report_after_the_bad_ones_is_stored(world):
 
 def test_regenerated_token_refuses_the_report(world):
     old = world.waiting_table.get_captain_url()
-    services.table_regenerate_token(table=world.waiting_table, user=world.organizer)
+    table_regenerate_token(table=world.waiting_table, user=world.organizer)
     before = dump()
     response = Client().post(old, report(world))
     assert response.status_code == 404
@@ -624,7 +625,7 @@ def test_a_club_name_longer_than_its_column_is_refused(world):
 
     before = dump()
     with pytest.raises(ValidationError):
-        services.player_register(
+        player_register(
             tournament=world.tournament,
             user=world.organizer,
             first_name="Lena",

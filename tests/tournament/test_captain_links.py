@@ -5,8 +5,10 @@ from django.urls import reverse
 
 from engine.validation import SeatReport
 from tests.tournament.conftest import report_data, seat_ids
-from tournament import selectors, services
 from tournament.models import AuditEntry, Round, Submission, Table
+from tournament.results.services import result_submit
+from tournament.rounds.services import table_regenerate_token
+from tournament.standings.selectors import standings
 
 pytestmark = pytest.mark.django_db
 
@@ -85,7 +87,7 @@ def test_links_page_polls_and_reloads_when_a_table_reports(organizer_client, cli
 def test_table_history_shows_every_version_with_link_and_address(organizer_client, client, table, organizer):
     captain_report(client, table, key="v1")
     captain_report(client, table, key="v2", hands=("", "R7 Rev", "7 7 +4", "Y0"))
-    services.table_regenerate_token(table=table, user=organizer)
+    table_regenerate_token(table=table, user=organizer)
     response = organizer_client.get(detail_url(table))
     html = response.content.decode()
     assert [s.version for s in response.context["submissions"]] == [1, 2]
@@ -102,7 +104,7 @@ def test_confirm_one_click_changes_the_standings(organizer_client, client, table
     table.refresh_from_db()
     assert submission.confirmed and table.status == Table.Status.CONFIRMED
     assert AuditEntry.objects.filter(action="result_confirm", table=table).exists()
-    _rounds, lines = selectors.standings(table.round.tournament, include_open=True)
+    _rounds, lines = standings(table.round.tournament, include_open=True)
     totals = {line.registration.player.first_name: line.row.total for line in lines}
     assert {name: totals[name] for name in ("Anna", "Ben", "Cem", "Dora")} == {
         "Anna": 0,
@@ -142,7 +144,7 @@ def test_second_entry_mismatch_shown_side_by_side_and_not_confirmable(
     tournament.save()
     captain = captain_report(client, table)
     ids = seat_ids(table)
-    services.result_submit(
+    result_submit(
         table=table,
         source=Submission.Source.ORGANIZER,
         user=organizer,
@@ -173,7 +175,7 @@ def test_matching_second_entry_confirms_by_itself(organizer_client, client, tabl
     tournament.save()
     captain_report(client, table)
     ids = seat_ids(table)
-    services.result_submit(
+    result_submit(
         table=table,
         source=Submission.Source.ORGANIZER,
         user=organizer,

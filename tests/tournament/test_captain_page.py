@@ -9,9 +9,9 @@ from django.utils import timezone
 from engine.roles import table_roles
 from tests.factories import PlayerFactory, RegistrationFactory, SeatFactory, TableFactory
 from tests.tournament.conftest import report_data, seat_ids
-from tournament import services
-from tournament.captain import form_from_submission
 from tournament.models import Round, Submission, Table
+from tournament.results.forms import ResultForm
+from tournament.results.services import result_confirm, result_submit
 
 pytestmark = pytest.mark.django_db
 
@@ -153,7 +153,7 @@ def test_published_round_keeps_the_report_until_results_open(client, table):
 
 def test_confirmed_result_is_read_only_for_the_captain(client, table, organizer):
     client.post(url(table), report_data(table, key="a"))
-    services.result_confirm(submission=Submission.objects.get(), user=organizer)
+    result_confirm(submission=Submission.objects.get(), user=organizer)
     page = client.get(url(table))
     html = page.content.decode()
     assert page.context["read_only"] and page.context["confirmed"]
@@ -169,10 +169,10 @@ def test_correction_starts_from_the_last_report(client, table):
     page = client.get(url(table))
     form = page.context["form"]
     ids = seat_ids(table)
-    assert form.outcome == str(ids[0])
-    assert [form.values[i].cards for i in ids[1:]] == ["R7 W Rev", "+4 7 7", "Y0"]
-    assert form.idempotency_key != "a"
-    data = report_data(table, key=form.idempotency_key, hands=("", "R7 Rev", "7 7 +4", "Y0"))
+    assert form.outcome_value == str(ids[0])
+    assert [row.cards.value() for row in page.context["rows"][1:]] == ["R7 W Rev", "+4 7 7", "Y0"]
+    assert form.key != "a"
+    data = report_data(table, key=form.key, hands=("", "R7 Rev", "7 7 +4", "Y0"))
     assert client.post(url(table), data).status_code == 303
     assert list(Submission.objects.order_by("version").values_list("version", flat=True)) == [1, 2]
 
@@ -183,7 +183,7 @@ def test_captain_does_not_see_the_organizers_independent_entry(client, table, or
     ids = seat_ids(table)
     from engine.validation import SeatReport
 
-    services.result_submit(
+    result_submit(
         table=table,
         source=Submission.Source.ORGANIZER,
         user=organizer,
@@ -201,7 +201,7 @@ def test_form_from_points_submission(table, organizer):
     from engine.validation import SeatReport
 
     ids = seat_ids(table)
-    outcome = services.result_submit(
+    outcome = result_submit(
         table=table,
         source=Submission.Source.CAPTAIN,
         seats=[
@@ -211,10 +211,13 @@ def test_form_from_points_submission(table, organizer):
             SeatReport(ids[3], points="4"),
         ],
     )
-    form = form_from_submission(outcome.submission, ids)
-    assert (form.values[ids[1]].points, form.values[ids[1]].count) == ("30", "2")
-    assert form.values[ids[2]].cards == "R7"
-    assert (form.values[ids[3]].points, form.values[ids[3]].count) == ("4", "")
+    seats = list(table.seats.order_by("position"))
+    form = ResultForm.for_correction(seats=seats, submission=outcome.submission)
+    rows = {row.registration_id: row for row in form.rows()[0]}
+    assert (rows[ids[1]].points.value(), rows[ids[1]].count.value()) == ("30", "2")
+    assert rows[ids[2]].cards.value() == "R7"
+    assert (rows[ids[3]].points.value(), rows[ids[3]].count.value() or "") == ("4", "")
+    assert rows[ids[0]].went_out
 
 
 def test_time_limit_option_only_where_the_tournament_uses_one(client, table):
@@ -269,13 +272,13 @@ def test_service_refuses_a_captain_report_after_confirmation(table, organizer):
         SeatReport(ids[0], went_out=True),
         *(SeatReport(i, cards=f"G{n}") for n, i in enumerate(ids[1:], start=1)),
     ]
-    first = services.result_submit(table=table, seats=seats, source=Submission.Source.CAPTAIN)
-    services.result_confirm(submission=first.submission, user=organizer)
+    first = result_submit(table=table, seats=seats, source=Submission.Source.CAPTAIN)
+    result_confirm(submission=first.submission, user=organizer)
     with pytest.raises(ValidationError):
-        services.result_submit(
+        result_submit(
             table=table, seats=seats, source=Submission.Source.CAPTAIN, idempotency_key="n"
         )
-    organizer_fix = services.result_submit(
+    organizer_fix = result_submit(
         table=table, seats=seats, source=Submission.Source.ORGANIZER, user=organizer
     )
     assert organizer_fix.submission.version == 2 and organizer_fix.submission.confirmed

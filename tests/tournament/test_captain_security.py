@@ -14,8 +14,8 @@ from tests.factories import (
     UserFactory,
 )
 from tests.tournament.conftest import report_data, seat_ids
-from tournament import services
 from tournament.models import Round, Submission
+from tournament.rounds.services import table_regenerate_token
 
 pytestmark = pytest.mark.django_db
 
@@ -91,7 +91,7 @@ def test_draft_round_link_is_not_valid(client, table):
 
 def test_regenerated_link_replaces_the_old_one(client, table, organizer):
     old = url(table)
-    services.table_regenerate_token(table=table, user=organizer)
+    table_regenerate_token(table=table, user=organizer)
     table.refresh_from_db()
     assert client.get(old).status_code == 404
     assert client.post(old, report_data(table, key="old")).status_code == 404

@@ -8,7 +8,15 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import RoundFactory, UserFactory
-from tournament import clock
+from tournament.clock.selectors import (
+    ClockStatus,
+    clock_expired,
+    clock_remaining,
+    clock_state,
+    format_seconds,
+    may_report_stopped_by_time,
+)
+from tournament.clock.services import clock_pause, clock_reset, clock_resume, clock_start
 from tournament.models import AuditEntry, Round
 
 
@@ -20,11 +28,11 @@ def round_(tournament):
 
 
 def test_start_uses_the_tournament_time_limit_and_is_audited(round_, organizer):
-    clock.clock_start(round_=round_, user=organizer)
+    clock_start(round_=round_, user=organizer)
     round_.refresh_from_db()
     assert round_.clock_seconds == 30 * 60
-    assert clock.clock_remaining(round_, round_.clock_started_at) == 1800
-    assert clock.clock_remaining(round_, round_.clock_started_at + timedelta(seconds=61.5)) == 1739
+    assert clock_remaining(round_, round_.clock_started_at) == 1800
+    assert clock_remaining(round_, round_.clock_started_at + timedelta(seconds=61.5)) == 1739
     entry = AuditEntry.objects.get(action="clock_start")
     assert entry.round == round_ and entry.user == organizer
     assert entry.before["status"] == "none" and entry.after["seconds"] == 1800
@@ -34,8 +42,8 @@ def test_typed_minutes_win_and_are_needed_without_a_time_limit(round_, organizer
     round_.tournament.time_limit_minutes = None
     round_.tournament.save()
     with pytest.raises(ValidationError):
-        clock.clock_start(round_=round_, user=organizer)
-    clock.clock_start(round_=round_, user=organizer, minutes=12)
+        clock_start(round_=round_, user=organizer)
+    clock_start(round_=round_, user=organizer, minutes=12)
     round_.refresh_from_db()
     assert round_.clock_seconds == 720
 
@@ -43,10 +51,10 @@ def test_typed_minutes_win_and_are_needed_without_a_time_limit(round_, organizer
 @pytest.mark.parametrize("minutes", [0, -5, 601])
 def test_minutes_out_of_range_are_refused(round_, organizer, minutes):
     if minutes == 0:  # 0 means "use the tournament's limit"
-        clock.clock_start(round_=round_, user=organizer, minutes=minutes)
+        clock_start(round_=round_, user=organizer, minutes=minutes)
         return
     with pytest.raises(ValidationError):
-        clock.clock_start(round_=round_, user=organizer, minutes=minutes)
+        clock_start(round_=round_, user=organizer, minutes=minutes)
 
 
 @pytest.mark.parametrize("status", [Round.Status.DRAFT, Round.Status.CLOSED])
@@ -54,72 +62,72 @@ def test_no_clock_outside_a_playing_round(round_, organizer, status):
     round_.status = status
     round_.save()
     with pytest.raises(ValidationError):
-        clock.clock_start(round_=round_, user=organizer)
+        clock_start(round_=round_, user=organizer)
 
 
 def test_pause_resume_reset_cycle(round_, organizer):
-    clock.clock_start(round_=round_, user=organizer, minutes=10)
+    clock_start(round_=round_, user=organizer, minutes=10)
     Round.objects.filter(pk=round_.pk).update(clock_started_at=timezone.now() - timedelta(seconds=100))
-    clock.clock_pause(round_=round_, user=organizer)
+    clock_pause(round_=round_, user=organizer)
     round_.refresh_from_db()
     assert round_.clock_paused_remaining == 500
     # A paused clock does not run down.
     later = timezone.now() + timedelta(hours=1)
-    assert clock.clock_remaining(round_, later) == 500
-    assert clock.clock_state(round_, later).status is clock.ClockStatus.PAUSED
+    assert clock_remaining(round_, later) == 500
+    assert clock_state(round_, later).status is ClockStatus.PAUSED
     with pytest.raises(ValidationError):
-        clock.clock_pause(round_=round_, user=organizer)
+        clock_pause(round_=round_, user=organizer)
 
-    clock.clock_resume(round_=round_, user=organizer)
+    clock_resume(round_=round_, user=organizer)
     round_.refresh_from_db()
     assert round_.clock_paused_remaining is None and round_.clock_seconds == 500
-    assert clock.clock_remaining(round_, round_.clock_started_at + timedelta(seconds=20)) == 480
+    assert clock_remaining(round_, round_.clock_started_at + timedelta(seconds=20)) == 480
     with pytest.raises(ValidationError):
-        clock.clock_resume(round_=round_, user=organizer)
+        clock_resume(round_=round_, user=organizer)
 
-    clock.clock_reset(round_=round_, user=organizer)
+    clock_reset(round_=round_, user=organizer)
     round_.refresh_from_db()
-    assert clock.clock_remaining(round_) is None
-    assert clock.clock_state(round_).status is clock.ClockStatus.NONE
+    assert clock_remaining(round_) is None
+    assert clock_state(round_).status is ClockStatus.NONE
     assert list(AuditEntry.objects.order_by("id").values_list("action", flat=True)) == [
         "clock_start", "clock_pause", "clock_resume", "clock_reset",
     ]
 
 
 def test_state_survives_a_restart_because_it_is_in_the_database(round_, organizer):
-    clock.clock_start(round_=round_, user=organizer, minutes=5)
+    clock_start(round_=round_, user=organizer, minutes=5)
     Round.objects.filter(pk=round_.pk).update(clock_started_at=timezone.now() - timedelta(seconds=30))
     fresh = Round.objects.get(pk=round_.pk)  # a new process knows only the database row
-    assert 269 <= clock.clock_remaining(fresh) <= 270
-    assert not clock.clock_expired(fresh)
+    assert 269 <= clock_remaining(fresh) <= 270
+    assert not clock_expired(fresh)
 
 
 def test_expiry_is_decided_by_the_server(round_, organizer):
-    clock.clock_start(round_=round_, user=organizer, minutes=1)
+    clock_start(round_=round_, user=organizer, minutes=1)
     round_.refresh_from_db()
     start = round_.clock_started_at
-    assert not clock.clock_expired(round_, start + timedelta(seconds=59.2))
-    assert clock.clock_expired(round_, start + timedelta(seconds=60))
-    assert clock.clock_remaining(round_, start + timedelta(hours=2)) == 0
-    assert clock.clock_state(round_, start + timedelta(seconds=61)).status is clock.ClockStatus.EXPIRED
-    assert clock.may_report_stopped_by_time(round_, start + timedelta(seconds=61))
-    assert not clock.may_report_stopped_by_time(round_, start + timedelta(seconds=30))
+    assert not clock_expired(round_, start + timedelta(seconds=59.2))
+    assert clock_expired(round_, start + timedelta(seconds=60))
+    assert clock_remaining(round_, start + timedelta(hours=2)) == 0
+    assert clock_state(round_, start + timedelta(seconds=61)).status is ClockStatus.EXPIRED
+    assert may_report_stopped_by_time(round_, start + timedelta(seconds=61))
+    assert not may_report_stopped_by_time(round_, start + timedelta(seconds=30))
 
 
 def test_without_a_time_limit_an_expired_clock_does_not_allow_stopped_by_time(round_, organizer):
     round_.tournament.time_limit_minutes = None
     round_.tournament.save()
-    clock.clock_start(round_=round_, user=organizer, minutes=1)
+    clock_start(round_=round_, user=organizer, minutes=1)
     round_.refresh_from_db()
     after = round_.clock_started_at + timedelta(minutes=2)
-    assert clock.clock_expired(round_, after)
-    assert not clock.may_report_stopped_by_time(round_, after)
+    assert clock_expired(round_, after)
+    assert not may_report_stopped_by_time(round_, after)
 
 
 def test_format_seconds():
-    assert clock.format_seconds(0) == "0:00"
-    assert clock.format_seconds(65) == "1:05"
-    assert clock.format_seconds(3725) == "1:02:05"
+    assert format_seconds(0) == "0:00"
+    assert format_seconds(65) == "1:05"
+    assert format_seconds(3725) == "1:02:05"
 
 
 # --- Views ---------------------------------------------------------------------------------------

@@ -10,8 +10,8 @@ from django.db import connection
 from django.urls import reverse
 
 from tests.factories import report_points, seated_round
-from tournament import services, sql
 from tournament.models import AuditEntry, Round, Submission, SubmissionEntry, Table
+from tournament.results.services import result_submit
 
 
 @pytest.fixture
@@ -21,7 +21,7 @@ def open_table(tournament, players):
 
 
 def submit(table, key="key-1", **extra):
-    return services.result_submit(
+    return result_submit(
         table=table, seats=report_points(table), source=Submission.Source.CAPTAIN, token=table.token,
         idempotency_key=key, confirm_warnings=True, **extra,
     )
@@ -30,14 +30,10 @@ def submit(table, key="key-1", **extra):
 def test_interrupted_submission_stores_nothing(open_table):
     """The version is written, then the disk fails while its entries are written."""
     audit_before = AuditEntry.objects.count()
-    store = sql.insert
-
-    def failing_entries(instances):
-        if isinstance(instances[0], SubmissionEntry):
-            raise OSError("disk gone")
-        store(instances)
-
-    with mock.patch("tournament.sql.insert", side_effect=failing_entries), pytest.raises(OSError):
+    failing_entries = mock.patch.object(
+        type(SubmissionEntry.objects), "bulk_create", side_effect=OSError("disk gone")
+    )
+    with failing_entries, pytest.raises(OSError):
         submit(open_table)
     assert not Submission.objects.exists()
     assert not SubmissionEntry.objects.exists()
@@ -50,7 +46,7 @@ def test_interrupted_submission_stores_nothing(open_table):
 
 
 def test_interrupted_after_the_entries_stores_nothing(open_table):
-    crash = mock.patch("tournament.services.audit", side_effect=RuntimeError("crash"))
+    crash = mock.patch("tournament.results.services.audit", side_effect=RuntimeError("crash"))
     with crash, pytest.raises(RuntimeError):
         submit(open_table)
     assert (Submission.objects.count(), SubmissionEntry.objects.count()) == (0, 0)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from openpyxl import Workbook
 
-from tournament.imports import parse_csv, parse_upload, parse_xlsx
+from tournament.players.imports import parse_csv, parse_upload, parse_xlsx
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 

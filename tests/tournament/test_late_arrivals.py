@@ -4,16 +4,18 @@ import pytest
 from django.urls import reverse
 
 from engine.seating import table_plan
+from engine.standings import MissedRoundPolicy
 from tests.factories import play_round
-from tournament import selectors, services
-from tournament.models import Registration, SubmissionEntry, Tournament
+from tournament.models import Registration, SubmissionEntry
+from tournament.players.services import player_register, registration_readmit, registration_withdraw
+from tournament.standings.selectors import standings
 
 
 @pytest.fixture
 def late_arrival(tournament, players, organizer):
     """Round 1 played by twelve, then a thirteenth player checks in and round 2 is played by all."""
     play_round(tournament, organizer, seed=1)
-    late = services.player_register(
+    late = player_register(
         tournament=tournament, user=organizer, first_name="Lotte", last_name="Spät", check_in=True
     )
     second = play_round(tournament, organizer, seed=2)
@@ -42,8 +44,8 @@ def test_late_player_is_seated_from_the_next_round(tournament, late_arrival):
 
 def test_default_policy_ranks_the_late_player_after_everybody_complete(tournament, late_arrival):
     late, _second = late_arrival
-    assert tournament.missed_rounds == Tournament.MissedRounds.RANK_AFTER
-    rounds, lines = selectors.standings(tournament)
+    assert tournament.missed_rounds == MissedRoundPolicy.RANK_AFTER
+    rounds, lines = standings(tournament)
     assert rounds == [1, 2] and len(lines) == 13
     last = lines[-1]
     assert last.registration == late
@@ -55,9 +57,9 @@ def test_default_policy_ranks_the_late_player_after_everybody_complete(tournamen
 
 def test_charge_policy_charges_the_highest_score_of_the_missed_round(tournament, late_arrival):
     late, _second = late_arrival
-    tournament.missed_rounds = Tournament.MissedRounds.CHARGE_HIGHEST
+    tournament.missed_rounds = MissedRoundPolicy.CHARGE_HIGHEST
     tournament.save()
-    _rounds, lines = selectors.standings(tournament)
+    _rounds, lines = standings(tournament)
     row = next(line.row for line in lines if line.registration == late)
     highest = highest_score(tournament, 1)
     assert highest > 0
@@ -80,7 +82,7 @@ def test_standings_pages_mark_the_missed_round(organizer_client, tournament, lat
     assert "missed 1 round" in str(row.get_cell("name"))
     assert "\u2013: missed round. Players who missed a round are ranked after everybody" in html
 
-    tournament.missed_rounds = Tournament.MissedRounds.CHARGE_HIGHEST
+    tournament.missed_rounds = MissedRoundPolicy.CHARGE_HIGHEST
     tournament.public = True
     tournament.save()
     highest = highest_score(tournament, 1)
@@ -94,11 +96,11 @@ def test_standings_pages_mark_the_missed_round(organizer_client, tournament, lat
 
 def test_withdrawn_then_readmitted_player_is_ranked_like_a_late_one(tournament, players, organizer):
     play_round(tournament, organizer, seed=1)
-    services.registration_withdraw(registration=players[0], user=organizer)
+    registration_withdraw(registration=players[0], user=organizer)
     play_round(tournament, organizer, seed=2)
-    services.registration_readmit(registration=players[0], user=organizer)
+    registration_readmit(registration=players[0], user=organizer)
     play_round(tournament, organizer, seed=3)
-    _rounds, lines = selectors.standings(tournament)
+    _rounds, lines = standings(tournament)
     row = next(line.row for line in lines if line.registration == players[0])
     assert row.per_round[2] is None and row.rounds_missed == 1 and lines[-1].row is row
     assert Registration.objects.get(pk=players[0].pk).status == Registration.Status.CHECKED_IN

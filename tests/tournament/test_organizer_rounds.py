@@ -4,8 +4,10 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import play_round, points_report
-from tournament import services
 from tournament.models import Round, Seat, Submission, Table
+from tournament.results.services import result_confirm, result_submit
+from tournament.rounds.selectors import seating_history
+from tournament.rounds.services import round_close, round_open, round_publish, round_seat
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -16,9 +18,9 @@ def url(name, tournament, *args):
 
 @pytest.fixture
 def open_round(tournament, players, organizer):
-    round_ = services.round_seat(tournament=tournament, user=organizer, seed=11)
-    services.round_publish(round_=round_, user=organizer)
-    return services.round_open(round_=round_, user=organizer)
+    round_ = round_seat(tournament=tournament, user=organizer, seed=11)
+    round_publish(round_=round_, user=organizer)
+    return round_open(round_=round_, user=organizer)
 
 
 def row_data(table, values, winner_position=1):
@@ -26,10 +28,10 @@ def row_data(table, values, winner_position=1):
     data = {"idempotency_key": f"k-{table.pk}-{values}"}
     for seat in table.seats.all():
         if seat.position == winner_position:
-            data["went_out"] = str(seat.registration_id)
+            data["outcome"] = str(seat.registration_id)
             continue
         value = values[seat.position - 1]
-        data[f"{'points' if isinstance(value, int) else 'cards'}_{seat.registration_id}"] = str(value)
+        data[f"{'points' if isinstance(value, int) else 'cards'}-{seat.registration_id}"] = str(value)
     return data
 
 
@@ -54,7 +56,7 @@ def test_bad_seed_is_refused(organizer_client, tournament, players):
 
 def test_round_two_reports_repeat_pairs_by_name(organizer_client, tournament, players, organizer):
     play_round(tournament, organizer, seed=1)
-    services.round_seat(tournament=tournament, user=organizer, seed=2)
+    round_seat(tournament=tournament, user=organizer, seed=2)
     page = organizer_client.get(url("round", tournament, 2))
     report = page.context["report"]
     assert len(page.context["repeats"]) == len(report.new_repeats)
@@ -65,12 +67,11 @@ def test_round_two_reports_repeat_pairs_by_name(organizer_client, tournament, pl
 def test_swap_updates_the_repeat_pairs_shown(organizer_client, tournament, players, organizer):
     """After a swap the seating check counts the new seating: the page and the engine agree."""
     from engine.seating import seating_report
-    from tournament import selectors
 
     play_round(tournament, organizer, seed=1)
-    round_ = services.round_seat(tournament=tournament, user=organizer, seed=2)
+    round_ = round_seat(tournament=tournament, user=organizer, seed=2)
     before = organizer_client.get(url("round", tournament, 2)).context["repeats"]
-    history = selectors.seating_history(tournament, before_round=2)
+    history = seating_history(tournament, before_round=2)
     tables = [
         list(t.seats.order_by("position").values_list("registration_id", flat=True))
         for t in round_.tables.order_by("number")
@@ -102,7 +103,7 @@ def test_swap_updates_the_repeat_pairs_shown(organizer_client, tournament, playe
 
 
 def test_swap_then_publish_then_open(organizer_client, tournament, players, organizer):
-    round_ = services.round_seat(tournament=tournament, user=organizer, seed=9)
+    round_ = round_seat(tournament=tournament, user=organizer, seed=9)
     a = Seat.objects.get(round=round_, table__number=1, position=1)
     b = Seat.objects.get(round=round_, table__number=3, position=4)
     reg_a, reg_b = a.registration_id, b.registration_id
@@ -165,18 +166,15 @@ def test_errors_are_shown_next_to_the_player_and_nothing_is_lost(organizer_clien
     response = organizer_client.post(url("table_result", tournament, 1, 1), data)
     assert response.status_code == 422
     rows = response.context["rows"]
-    assert rows[1]["issues"][0]["severity"] == "error"
-    assert (
-        "Q5" in rows[1]["issues"][0]["text"]
-        and seats[1].registration.player.name in rows[1]["issues"][0]["text"]
-    )
-    assert rows[0]["issues"] == [] and rows[2]["issues"] == []
+    assert rows[1].errors and not rows[1].warnings
+    assert "Q5" in rows[1].errors[0] and seats[1].registration.player.name in rows[1].errors[0]
+    assert (rows[0].errors, rows[0].warnings, rows[2].errors, rows[2].warnings) == ([], [], [], [])
     assert 'value="R7 Q5"' in response.content.decode()
     assert not table.submissions.exists()
     no_winner = organizer_client.post(
-        url("table_result", tournament, 1, 1), {f"points_{s.registration_id}": "5" for s in seats}
+        url("table_result", tournament, 1, 1), {f"points-{s.registration_id}": "5" for s in seats}
     )
-    assert "Nobody went out" in no_winner.context["general_issues"][0]["text"]
+    assert "Nobody went out" in no_winner.context["table_issues"].errors[0]
 
 
 def test_warnings_need_the_confirm_checkbox(organizer_client, tournament, open_round):
@@ -184,7 +182,7 @@ def test_warnings_need_the_confirm_checkbox(organizer_client, tournament, open_r
     data = row_data(table, [None, 300, 10, 20])
     first = organizer_client.post(url("table_result", tournament, 1, 1), data)
     assert first.status_code == 422 and first.context["needs_confirmation"]
-    assert first.context["rows"][1]["issues"][0]["severity"] == "warning"
+    assert first.context["rows"][1].warnings and not first.context["rows"][1].errors
     assert 'name="confirm_warnings"' in first.content.decode()
     assert not table.submissions.exists()
     second = organizer_client.post(url("table_result", tournament, 1, 1), {**data, "confirm_warnings": "on"})
@@ -194,12 +192,12 @@ def test_warnings_need_the_confirm_checkbox(organizer_client, tournament, open_r
 
 def test_correction_prefills_and_stores_new_version(organizer_client, tournament, open_round, organizer):
     table = open_round.tables.get(number=1)
-    services.result_submit(
+    result_submit(
         table=table, seats=points_report(table, [0, 5, 6, 7]), source="organizer", user=organizer
     )
     page = organizer_client.get(url("table_result", tournament, 1, 1))
     seat2 = table.seats.get(position=2)
-    assert page.context["form"].initial[f"points_{seat2.registration_id}"] == 5
+    assert page.context["form"].initial[f"points-{seat2.registration_id}"] == "5"
     organizer_client.post(url("table_result", tournament, 1, 1), row_data(table, [None, 9, 6, 7]))
     versions = list(table.submissions.order_by("version").values_list("version", "confirmed"))
     assert versions == [(1, False), (2, True)]
@@ -207,7 +205,7 @@ def test_correction_prefills_and_stores_new_version(organizer_client, tournament
 
 def test_confirm_captain_report_with_one_click(organizer_client, tournament, open_round):
     table = open_round.tables.get(number=2)
-    outcome = services.result_submit(
+    outcome = result_submit(
         table=table, seats=points_report(table, [0, 1, 2, 3]), source="captain", token=table.token
     )
     page = organizer_client.get(url("round", tournament, 1))
@@ -228,7 +226,7 @@ def test_close_only_when_all_confirmed_then_reopen(organizer_client, tournament,
     assert round_.status == Round.Status.OPEN
     page = organizer_client.get(url("round", tournament, 1))
     assert not page.context["all_confirmed"]
-    services.result_confirm(submission=round_.tables.first().submissions.get(), user=organizer)
+    result_confirm(submission=round_.tables.first().submissions.get(), user=organizer)
     organizer_client.post(url("round_close", tournament, 1))
     round_.refresh_from_db()
     assert round_.status == Round.Status.CLOSED
@@ -244,6 +242,6 @@ def test_rounds_page_offers_the_next_round_only_after_closing(
     assert page.context["can_seat_next"] and page.context["next_number"] == 1
     play_round(tournament, organizer, seed=3, close=False)
     assert not organizer_client.get(url("rounds", tournament)).context["can_seat_next"]
-    services.round_close(round_=tournament.rounds.get(), user=organizer)
+    round_close(round_=tournament.rounds.get(), user=organizer)
     page = organizer_client.get(url("rounds", tournament))
     assert page.context["can_seat_next"] and page.context["next_number"] == 2

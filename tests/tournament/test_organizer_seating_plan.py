@@ -7,8 +7,9 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import RegistrationFactory, UserFactory, play_round
-from tournament import services
 from tournament.models import Registration
+from tournament.players.services import registration_check_in, registration_withdraw
+from tournament.rounds.services import seating_plan_create
 
 PLAN_BUTTON = "Plan all rounds now"
 OUT_OF_DATE = "will be re-planned from the existing plan when the next round is seated"
@@ -71,7 +72,7 @@ def test_plan_button_plans_every_round_and_the_page_sums_it_up(organizer_client,
 
 def test_summary_counts_repeats_from_round_one_after_rounds_were_played(organizer_client, planned, organizer):
     first = play_round(planned, organizer, seed=3)
-    services.seating_plan_create(tournament=planned, user=organizer, seed=4)
+    seating_plan_create(tournament=planned, user=organizer, seed=4)
     planned.refresh_from_db()
     plan = planned.seating_plan
     assert sorted(plan["rounds"], key=int) == ["2", "3", "4", "5", "6"]
@@ -83,12 +84,12 @@ def test_summary_counts_repeats_from_round_one_after_rounds_were_played(organize
 
 
 def test_out_of_date_note_when_the_checked_in_players_change(organizer_client, planned, players, organizer):
-    services.seating_plan_create(tournament=planned, user=organizer, seed=1)
+    seating_plan_create(tournament=planned, user=organizer, seed=1)
     late = RegistrationFactory(tournament=planned, start_number=13, status=Registration.Status.REGISTERED)
     assert OUT_OF_DATE not in rounds_page(organizer_client, planned).content.decode()
 
-    services.registration_check_in(registration=late, user=organizer)
-    services.registration_withdraw(registration=players[0], user=organizer)
+    registration_check_in(registration=late, user=organizer)
+    registration_withdraw(registration=players[0], user=organizer)
     response = rounds_page(organizer_client, planned)
     summary = response.context["plan"]
     assert (summary.arrived, summary.left, summary.out_of_date) == (1, 1, True)

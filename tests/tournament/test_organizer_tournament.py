@@ -4,6 +4,7 @@ from django.urls import reverse
 
 from tests.factories import play_round, tournament_form_data
 from tournament.models import AuditEntry, Player, Tournament
+from tournament.standings.selectors import standings
 
 
 def test_create_tournament_with_format_settings(organizer_client, organizer):
@@ -89,7 +90,6 @@ def test_delete_needs_the_name_and_keeps_players(organizer_client, tournament, p
 def test_load_demo_builds_a_consistent_tournament(organizer):
     from django.core.management import call_command
 
-    from tournament import selectors
     from tournament.models import Round, Table
 
     call_command("load_demo", owner=organizer.username)
@@ -98,7 +98,7 @@ def test_load_demo_builds_a_consistent_tournament(organizer):
     assert tournament.registrations.count() == 23
     statuses = list(tournament.rounds.order_by("number").values_list("status", flat=True))
     assert statuses == [Round.Status.CLOSED] * 3 + [Round.Status.OPEN]
-    rounds, lines = selectors.standings(tournament)
+    rounds, lines = standings(tournament)
     assert rounds == [1, 2, 3] and len(lines) == 23
     fourth = tournament.rounds.get(number=4)
     assert set(fourth.tables.values_list("status", flat=True)) == {
@@ -109,7 +109,7 @@ def test_load_demo_builds_a_consistent_tournament(organizer):
     first_totals = [(line.player.name, line.row.total) for line in lines]
     Tournament.objects.all().delete()
     call_command("load_demo", owner=organizer.username)
-    _rounds, again = selectors.standings(Tournament.objects.get())
+    _rounds, again = standings(Tournament.objects.get())
     assert [(line.player.name, line.row.total) for line in again] == first_totals
 
 

@@ -13,7 +13,6 @@ from django.urls import reverse
 
 from tests.factories import TournamentFactory, UserFactory, points_report
 from tests.tournament.urlmap import POST_ONLY, SPECIAL_GET_STATUS, audience, build_world, named_urls
-from tournament import services
 from tournament.models import (
     AuditEntry,
     Player,
@@ -25,6 +24,8 @@ from tournament.models import (
     Table,
     Tournament,
 )
+from tournament.results.services import result_submit
+from tournament.rounds.services import round_close, round_seat, table_regenerate_token
 
 ROLES = ["anonymous", "captain", "other_organizer", "staff", "organizer", "superuser"]
 UNAUTHORISED = ["anonymous", "captain", "other_organizer", "staff"]
@@ -135,7 +136,7 @@ def test_captain_page_needs_the_current_token(role, world):
     client = client_as(role, world)
     table = world.waiting_table
     old_token = table.token
-    services.table_regenerate_token(table=table, user=world.organizer)
+    table_regenerate_token(table=table, user=world.organizer)
     table.refresh_from_db()
     assert client.get(reverse("captain:table", args=[table.token])).status_code == 200
     for token in (old_token, table.token[:-1], table.token + "x", "x" * 43):
@@ -146,14 +147,14 @@ def test_captain_page_needs_the_current_token(role, world):
 
 
 def test_captain_link_of_a_drafted_round_is_not_found(world, client):
-    outcome = services.result_submit(
+    outcome = result_submit(
         table=world.waiting_table, seats=points_report(world.waiting_table, (0, 5, 6, 7, 8)),
         source=Submission.Source.ORGANIZER, user=world.organizer, confirm_warnings=True,
     )
     assert outcome.stored
     round_2 = Round.objects.get(tournament=world.tournament, number=2)
-    services.round_close(round_=round_2, user=world.organizer)
-    drafted = services.round_seat(tournament=world.tournament, user=world.organizer, seed=9)
+    round_close(round_=round_2, user=world.organizer)
+    drafted = round_seat(tournament=world.tournament, user=world.organizer, seed=9)
     assert drafted.status == Round.Status.DRAFT
     token = drafted.tables.first().token
     assert client.get(reverse("captain:table", args=[token])).status_code == 404

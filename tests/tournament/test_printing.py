@@ -21,7 +21,7 @@ from tests.factories import (
     TournamentFactory,
     UserFactory,
 )
-from tournament import printing
+from tournament.documents import printing
 from tournament.models import AuditEntry, Round, Submission, SubmissionEntry, Table
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,10 @@ from django.urls import reverse
 
 from engine.validation import SeatReport
 from tests.factories import RegistrationFactory, UserFactory, seated_round
-from tournament import clock, services
+from tournament.clock.services import clock_start
 from tournament.models import Round, Submission, Table
+from tournament.results.services import result_submit
+from tournament.rounds.services import round_close
 
 HX = {"HX-Request": "true"}
 
@@ -29,7 +31,7 @@ def public_tournament(tournament):
 def confirm_table(table: Table, organizer, points: list[int]) -> None:
     """Report a table through the services as the organizer (confirmed at once); 0 points = went out."""
     regs = list(table.seats.order_by("position").values_list("registration_id", flat=True))
-    outcome = services.result_submit(
+    outcome = result_submit(
         table=table, source=Submission.Source.ORGANIZER, user=organizer, confirm_warnings=True,
         seats=[SeatReport(player_id=reg, points=p, card_count=None, went_out=p == 0)
                for reg, p in zip(regs, points, strict=True)],
@@ -42,7 +44,7 @@ def play_round(tournament, players, organizer, number, points_per_table, close=T
     for table, points in zip(round_.tables.order_by("number"), points_per_table, strict=True):
         confirm_table(table, organizer, points)
     if close:
-        services.round_close(round_=round_, user=organizer)
+        round_close(round_=round_, user=organizer)
     return round_
 
 
@@ -185,7 +187,7 @@ def test_projector_shows_a_running_clock(public_tournament, players, organizer, 
     round_ = seated_round(public_tournament, players, status=Round.Status.OPEN)
     url = reverse("public:projector", args=[public_tournament.pk])
     assert "data-clock" not in client.get(url, headers=HX).content.decode()
-    clock.clock_start(round_=round_, user=organizer, minutes=20)
+    clock_start(round_=round_, user=organizer, minutes=20)
     html = client.get(url, headers=HX).content.decode()
     assert 'data-status="running"' in html and "20:00" in html
 

@@ -3,8 +3,9 @@
 import pytest
 
 from tests.factories import RegistrationFactory, play_round
-from tournament import services
 from tournament.models import Registration
+from tournament.players.services import registration_withdraw
+from tournament.rounds.services import round_seat, seating_plan_create
 
 
 @pytest.fixture
@@ -22,25 +23,25 @@ def tables_of(round_):
 
 
 def test_plan_covers_every_round_and_rounds_follow_it(planned, organizer):
-    plan = services.seating_plan_create(tournament=planned, user=organizer, seed=7)
+    plan = seating_plan_create(tournament=planned, user=organizer, seed=7)
     assert sorted(plan["rounds"]) == [str(n) for n in range(1, 7)]
     for tables in plan["rounds"].values():
         assert sorted(reg for table in tables for reg in table) == plan["players"]
     first = play_round(planned, organizer, seed=99)
     assert tables_of(first) == plan["rounds"]["1"]
-    second = services.round_seat(tournament=planned, user=organizer, seed=5)
+    second = round_seat(tournament=planned, user=organizer, seed=5)
     assert tables_of(second) == plan["rounds"]["2"]
 
 
 def test_withdrawal_replans_the_rest_from_the_stored_plan(planned, organizer, players):
     for number in range(13, 25):  # 24 players: room to keep most of the plan
         RegistrationFactory(tournament=planned, start_number=number)
-    plan = services.seating_plan_create(tournament=planned, user=organizer, seed=7)
+    plan = seating_plan_create(tournament=planned, user=organizer, seed=7)
     play_round(planned, organizer, seed=1)
-    services.registration_withdraw(registration=players[0], user=organizer)
+    registration_withdraw(registration=players[0], user=organizer)
     late = RegistrationFactory(tournament=planned, start_number=99, status=Registration.Status.CHECKED_IN)
-    services.registration_withdraw(registration=players[1], user=organizer)
-    second = services.round_seat(tournament=planned, user=organizer, seed=5)
+    registration_withdraw(registration=players[1], user=organizer)
+    second = round_seat(tournament=planned, user=organizer, seed=5)
     seated = {reg for table in tables_of(second) for reg in table}
     assert players[0].pk not in seated and players[1].pk not in seated and late.pk in seated
     planned.refresh_from_db()
@@ -58,10 +59,10 @@ def test_withdrawal_replans_the_rest_from_the_stored_plan(planned, organizer, pl
 
 
 def test_redraw_of_a_draft_plans_afresh(planned, organizer):
-    first = services.round_seat(tournament=planned, user=organizer, seed=1)
+    first = round_seat(tournament=planned, user=organizer, seed=1)
     planned.refresh_from_db()
     before = planned.seating_plan
-    services.round_seat(tournament=planned, user=organizer, seed=2)
+    round_seat(tournament=planned, user=organizer, seed=2)
     planned.refresh_from_db()
     assert planned.seating_plan["seed"] == 2 != before["seed"]
     first.refresh_from_db()

@@ -8,8 +8,9 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from tests.factories import RegistrationFactory, UserFactory
-from tournament import services
 from tournament.models import Seat
+from tournament.players.services import registration_withdraw
+from tournament.rounds.services import round_publish, round_seat, round_swap, seating_plan_create
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +22,7 @@ def planned(tournament, players, organizer):
         RegistrationFactory(tournament=tournament, start_number=number, player__club__name="")
     tournament.plan_all_rounds = True
     tournament.save()
-    services.seating_plan_create(tournament=tournament, user=organizer, seed=21)
+    seating_plan_create(tournament=tournament, user=organizer, seed=21)
     tournament.refresh_from_db()
     return tournament
 
@@ -105,10 +106,10 @@ def test_one_card_per_player_with_table_and_seat_in_rounds_one_to_six(organizer_
 
 
 def test_a_seated_round_shows_the_seating_made_by_hand(organizer_client, planned, organizer):
-    round_ = services.round_seat(tournament=planned, user=organizer, seed=1)
+    round_ = round_seat(tournament=planned, user=organizer, seed=1)
     a = Seat.objects.get(round=round_, table__number=1, position=1)
     b = Seat.objects.get(round=round_, table__number=2, position=2)
-    services.round_swap(round_=round_, user=organizer, first=a, second=b)
+    round_swap(round_=round_, user=organizer, first=a, second=b)
     cards = card_lines(get_pdf(organizer_client, planned))
     numbers = planned.registrations.order_by("start_number").values_list("start_number", flat=True)
     by_number = {number: rows_of(lines) for number, lines in zip(numbers, cards, strict=True)}
@@ -119,11 +120,11 @@ def test_a_seated_round_shows_the_seating_made_by_hand(organizer_client, planned
 
 def test_after_a_replan_cards_cover_who_plays_on(organizer_client, planned, organizer, players):
     """Round 1 as seated, rounds 2-6 as re-planned; the late player's card: dashes in round 1."""
-    first = services.round_seat(tournament=planned, user=organizer, seed=1)
-    services.round_publish(round_=first, user=organizer)
-    services.registration_withdraw(registration=players[0], user=organizer)
+    first = round_seat(tournament=planned, user=organizer, seed=1)
+    round_publish(round_=first, user=organizer)
+    registration_withdraw(registration=players[0], user=organizer)
     late = RegistrationFactory(tournament=planned, start_number=15, player__first_name="Lotte")
-    services.seating_plan_create(tournament=planned, user=organizer, seed=2)
+    seating_plan_create(tournament=planned, user=organizer, seed=2)
     planned.refresh_from_db()
     content = get_pdf(organizer_client, planned)
     cards = card_lines(content)

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tests.factories import TournamentFactory, UserFactory, play_round
-from tournament import services
 from tournament.models import Registration, Submission, Table, Tournament
+from tournament.rounds.services import seating_plan_create
 
 # Django's own admin has its own tests; its login redirect (no name) is covered in test_login_limit.
 SKIPPED_NAMESPACES = {"admin"}
@@ -139,7 +139,7 @@ def build_world(*, organizer, tournament: Tournament, players) -> World:
     round_2 = play_round(tournament, organizer, seed=6, close=False, skip_tables=frozenset({3}))
     submission = Submission.objects.filter(table__round=round_2).order_by("table__number").first()
     waiting = round_2.tables.get(number=3)
-    services.seating_plan_create(tournament=tournament, user=organizer, seed=3)  # start cards: rounds 3-6
+    seating_plan_create(tournament=tournament, user=organizer, seed=3)  # start cards: rounds 3-6
     return World(
         organizer=organizer,
         tournament=tournament,

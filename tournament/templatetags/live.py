@@ -3,8 +3,8 @@
 
 from django import template
 
-from .. import clock
-from ..views.clock import clock_controls_context
+from tournament.clock.forms import clock_controls_context
+from tournament.clock.selectors import clock_state
 
 register = template.Library()
 
@@ -12,7 +12,7 @@ register = template.Library()
 @register.inclusion_tag("tournament/_clock.html", takes_context=True)
 def round_clock(context, round_, refresh_url: str = ""):
     return {
-        "clock": clock.clock_state(round_),
+        "clock": clock_state(round_),
         "clock_refresh_url": refresh_url,
         "request": context.get("request"),
     }

@@ -10,7 +10,7 @@ from django.core.cache import cache
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
-from .. import ratelimit
+from tournament import ratelimit
 
 
 def _keys(request: HttpRequest) -> list[str]:

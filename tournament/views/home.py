@@ -1,7 +1,7 @@
 from django.db.models import Count, Q
 from django.views.generic import ListView
 
-from ..models import Tournament
+from tournament.models import Tournament
 
 
 class HomeView(ListView):

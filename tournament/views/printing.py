@@ -15,9 +15,12 @@ from django.utils.translation import gettext_lazy
 from django.views import View
 from django.views.generic import TemplateView
 
-from .. import printing, selectors, services
-from ..models import Round, Tournament
-from ..permissions import TournamentOrganizerMixin
+from tournament.documents import printing
+from tournament.models import Round, Tournament
+from tournament.permissions import TournamentOrganizerMixin
+from tournament.rounds.selectors import seating_plan_summary
+from tournament.standings.selectors import standings
+from tournament.tournaments.services import tournament_set_logo
 
 LOGO_MAX_BYTES = 5 * 1024 * 1024
 
@@ -61,12 +64,12 @@ class DocumentsView(TournamentOrganizerMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        rounds, lines = selectors.standings(self.tournament)
+        rounds, lines = standings(self.tournament)
         context.update(
             rounds=list(self.tournament.rounds.order_by("number")),
             closed_rounds=rounds,
             lines=lines,
-            plan=selectors.seating_plan_summary(self.tournament),
+            plan=seating_plan_summary(self.tournament),
             logo_form=kwargs.get("logo_form") or LogoForm(instance=self.tournament),
         )
         return context
@@ -77,7 +80,7 @@ class LogoView(TournamentOrganizerMixin, View):
 
     def post(self, request, tournament_pk: int):
         if request.POST.get("remove"):
-            services.tournament_set_logo(tournament=self.tournament, user=request.user, logo=None)
+            tournament_set_logo(tournament=self.tournament, user=request.user, logo=None)
             messages.success(request, _("Logo removed."))
             return redirect("print:documents", self.tournament.pk)
         form = LogoForm(request.POST, request.FILES, instance=Tournament.objects.get(pk=self.tournament.pk))
@@ -85,7 +88,7 @@ class LogoView(TournamentOrganizerMixin, View):
             view = DocumentsView(request=request, kwargs={"tournament_pk": tournament_pk})
             view.tournament = self.tournament
             return view.render_to_response(view.get_context_data(logo_form=form), status=400)
-        services.tournament_set_logo(
+        tournament_set_logo(
             tournament=self.tournament, user=request.user, logo=form.cleaned_data["logo"]
         )
         messages.success(request, _("Logo saved. It appears on the certificates."))

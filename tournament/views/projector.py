@@ -16,9 +16,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views import View
 
-from .. import clock, live
-from ..charts import PROJECTOR_SIZE, chart_for_standings
-from ..qr import absolute_url, qr_svg
+from tournament.clock.selectors import clock_state
+from tournament.live import selectors as live
+from tournament.qr import absolute_url, qr_svg
+from tournament.standings.charts import PROJECTOR_SIZE, chart_for_standings
 
 ROWS_PER_COLUMN = 15
 SEATING_COLUMNS = 3
@@ -92,7 +93,7 @@ class ProjectorView(View):
         context = {
             "tournament": tournament,
             "round": round_,
-            "clock": clock.clock_state(round_),
+            "clock": clock_state(round_),
             "slide": slide,
             "slide_index": index % len(slides),
             "slide_count": len(slides),

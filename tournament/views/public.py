@@ -13,22 +13,24 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views import View
 
-from .. import clock, live, selectors
-from ..charts import chart_for_standings
-from ..models import Registration, Round, Tournament
+from tournament.clock.selectors import clock_state
+from tournament.live import selectors as live
+from tournament.models import Registration, Round, Tournament
+from tournament.standings.charts import chart_for_standings
+from tournament.standings.selectors import standings
 
 TEMPLATE = "tournament/public/tournament.html"
 
 
 def page_context(tournament: Tournament, rounds: list[Round]) -> dict[str, Any]:
     by_round = live.seating_by_table(rounds)
-    standing_rounds, lines = selectors.standings(tournament)
+    standing_rounds, lines = standings(tournament)
     return {
         "tournament": tournament,
         "preview": not tournament.public,
         "rounds": [(round_, by_round.get(round_.number, [])) for round_ in rounds],
         "current_round": rounds[0] if rounds else None,
-        "clock": clock.clock_state(rounds[0] if rounds else None),
+        "clock": clock_state(rounds[0] if rounds else None),
         "standing_rounds": standing_rounds,
         "lines": lines,
         "chart_svg": chart_for_standings(standing_rounds, lines),

@@ -4,7 +4,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament import backup
+from tournament.backup.format import dumps
+from tournament.backup.selectors import export_tournament
 from tournament.models import Tournament
 
 
@@ -19,7 +20,7 @@ class Command(BaseCommand):
         tournament = Tournament.objects.filter(pk=tournament_pk).first()
         if tournament is None:
             raise CommandError(f"There is no tournament {tournament_pk}.")
-        text = backup.dumps(backup.export_tournament(tournament))
+        text = dumps(export_tournament(tournament))
         if output is None:
             self.stdout.write(text)
             return

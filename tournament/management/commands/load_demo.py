@@ -19,9 +19,12 @@ from django.db import transaction
 from engine.cards import get_deck
 from engine.notation import format_hand, sort_hand
 from engine.validation import SeatReport
-from tournament import services
-from tournament.imports import parse_csv
 from tournament.models import Round, Submission, Table, Tournament
+from tournament.players.imports import parse_csv
+from tournament.players.services import players_import
+from tournament.results.services import result_submit
+from tournament.rounds.services import round_close, round_open, round_publish, round_seat
+from tournament.tournaments.services import tournament_create
 
 DEMO_NAME = "Demo: UNO-Turnier Leonhard"
 PLAYERS_CSV = Path(settings.BASE_DIR) / "fixtures" / "demo_players.csv"
@@ -83,7 +86,7 @@ class Command(BaseCommand):
         parsed = parse_csv(PLAYERS_CSV.read_bytes())
         if parsed.errors:
             raise CommandError("; ".join(f"line {e.line}: {e.message}" for e in parsed.errors))
-        tournament = services.tournament_create(
+        tournament = tournament_create(
             user=user,
             name=DEMO_NAME,
             date=date.today(),
@@ -91,19 +94,19 @@ class Command(BaseCommand):
             rounds_total=6,
             public=True,
         )
-        services.players_import(tournament=tournament, user=user, rows=parsed.rows, check_in=True)
+        players_import(tournament=tournament, user=user, rows=parsed.rows, check_in=True)
         rng = random.Random(SEED)
         for number in range(1, CLOSED_ROUNDS + 2):
-            round_ = services.round_seat(tournament=tournament, user=user, seed=SEED + number)
-            services.round_publish(round_=round_, user=user)
-            services.round_open(round_=round_, user=user)
+            round_ = round_seat(tournament=tournament, user=user, seed=SEED + number)
+            round_publish(round_=round_, user=user)
+            round_open(round_=round_, user=user)
             tables = list(round_.tables.order_by("number"))
             playing = number > CLOSED_ROUNDS
             for table in tables:
                 reports = dealt_result(table, rng, tournament.deck)
                 if playing and table.number % 2 == 0:
                     continue  # still playing
-                outcome = services.result_submit(
+                outcome = result_submit(
                     table=table,
                     seats=reports,
                     user=None if playing else user,
@@ -114,5 +117,5 @@ class Command(BaseCommand):
                 if not outcome.stored:
                     raise CommandError(f"Demo result refused: {outcome.errors}")
             if not playing:
-                services.round_close(round_=Round.objects.get(pk=round_.pk), user=user)
+                round_close(round_=Round.objects.get(pk=round_.pk), user=user)
         return tournament

@@ -5,7 +5,8 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament import backup
+from tournament.backup.format import BackupError, loads
+from tournament.backup.services import import_tournament
 
 
 class Command(BaseCommand):
@@ -22,10 +23,10 @@ class Command(BaseCommand):
             if user is None:
                 raise CommandError(f"There is no user '{owner}'.")
         try:
-            data = backup.loads(Path(file).read_bytes())
-            tournament = backup.import_tournament(data, owner=user)
+            data = loads(Path(file).read_bytes())
+            tournament = import_tournament(data, owner=user)
         except OSError as exc:
             raise CommandError(f"Cannot read {file}: {exc.strerror}") from exc
-        except backup.BackupError as exc:
+        except BackupError as exc:
             raise CommandError(str(exc)) from exc
         self.stdout.write(f"Restored '{tournament.name}' as tournament {tournament.pk}.")

@@ -1,0 +1,67 @@
+"""A whole tournament as one JSON document, and back.
+
+`export_tournament` writes every row that belongs to a tournament (its players and clubs, registrations,
+settings, rounds, tables with their captain links, seats, every submitted version with its entries, the
+audit log); `import_tournament` creates a new tournament from it in one transaction. Rows refer to each
+other by their ids in the file, which are mapped to new ids on import, so a backup can be restored into
+an empty database (giving identical standings, links and history) or beside other tournaments (players
+and clubs already there are reused by name). Fields are read from the models, so a field added later is
+carried along without touching this module.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import models
+from django.utils.translation import gettext as _
+
+from tournament.models import AuditEntry, Registration, Round, Seat, Submission, SubmissionEntry, Table
+
+FORMAT = "uno-tournament-backup"
+FORMAT_VERSION = 1
+
+# The order of creation on import: every model after the ones it refers to.
+SECTIONS: list[tuple[str, type[models.Model]]] = [
+    ("registrations", Registration),
+    ("rounds", Round),
+    ("tables", Table),
+    ("seats", Seat),
+    ("submissions", Submission),
+    ("entries", SubmissionEntry),
+    ("audit", AuditEntry),
+]
+
+
+class BackupError(ValueError):
+    """The file is not a backup this version can restore; the message says why, for the organizer."""
+
+
+def is_user_fk(field: models.Field) -> bool:
+    """Users are written by name: their ids differ between databases."""
+    return field.is_relation and field.related_model is get_user_model()
+
+
+def dumps(data: dict[str, Any]) -> str:
+    return json.dumps(data, ensure_ascii=False, indent=1, sort_keys=False)
+
+
+def loads(text: str | bytes) -> dict[str, Any]:
+    try:
+        return json.loads(text)
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        # RecursionError: thousands of nested brackets, which no backup has.
+        raise BackupError(_("This file is not a tournament backup.")) from exc
+
+
+def check_format(data: Any) -> None:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise BackupError(_("This file is not a tournament backup."))
+    version = data.get("version")
+    if not isinstance(version, int) or version < 1 or version > FORMAT_VERSION:
+        raise BackupError(
+            _("This backup has format version %(version)s; this program reads up to version %(supported)s.")
+            % {"version": version, "supported": FORMAT_VERSION}
+        )

@@ -1,0 +1,29 @@
+"""The restore form: a backup file, read and checked before anything is written."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from .format import BackupError, check_format, loads
+
+MAX_BACKUP_BYTES = 50 * 1024 * 1024
+
+
+class RestoreForm(forms.Form):
+    file = forms.FileField(
+        label=gettext_lazy("Backup file (JSON)"),
+        help_text=gettext_lazy("A file downloaded from a tournament's audit page or written after a round."),
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_BACKUP_BYTES:
+            raise forms.ValidationError(_("The file is too large for a tournament backup."))
+        try:
+            self.backup_data = loads(upload.read())
+            check_format(self.backup_data)
+        except BackupError as exc:
+            raise forms.ValidationError(str(exc)) from exc
+        return upload

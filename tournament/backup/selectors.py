@@ -1,0 +1,92 @@
+"""Reading a whole tournament into the backup's plain JSON form (see tournament.backup.format)."""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+from collections.abc import Iterable
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import models
+from django.utils import timezone
+
+from tournament.models import (
+    AuditEntry,
+    Club,
+    Player,
+    Registration,
+    Round,
+    Seat,
+    Submission,
+    SubmissionEntry,
+    Table,
+    Tournament,
+)
+
+from .format import FORMAT, FORMAT_VERSION, is_user_fk
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dt.datetime | dt.date | dt.time):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return str(value)
+    return value
+
+
+def _row(obj: models.Model, usernames: dict[int, str]) -> dict[str, Any]:
+    """A model instance as plain JSON values; users by name (ids differ between databases)."""
+    row: dict[str, Any] = {"id": obj.pk}
+    for field in obj._meta.concrete_fields:
+        if field.primary_key or isinstance(field, models.FileField):
+            continue
+        value = getattr(obj, field.attname)
+        if is_user_fk(field):
+            row[field.name] = usernames.get(value) if value is not None else None
+        else:
+            row[field.name] = _plain(value)
+    return row
+
+
+def _logo(tournament: Tournament) -> dict[str, str] | None:
+    if not tournament.logo:
+        return None
+    try:
+        with tournament.logo.open("rb") as logo:
+            data = logo.read()
+    except OSError:
+        return None  # the file went missing on disk; the tournament itself is still worth saving
+    return {"name": Path(tournament.logo.name).name, "data": base64.b64encode(data).decode("ascii")}
+
+
+def export_tournament(tournament: Tournament) -> dict[str, Any]:
+    """Everything of one tournament as a JSON-serialisable dict (see the module docstring)."""
+    querysets: dict[str, Iterable[models.Model]] = {
+        "registrations": Registration.objects.filter(tournament=tournament),
+        "rounds": Round.objects.filter(tournament=tournament),
+        "tables": Table.objects.filter(round__tournament=tournament),
+        "seats": Seat.objects.filter(round__tournament=tournament),
+        "submissions": Submission.objects.filter(table__round__tournament=tournament),
+        "entries": SubmissionEntry.objects.filter(submission__table__round__tournament=tournament),
+        "audit": AuditEntry.objects.filter(tournament=tournament),
+    }
+    usernames = dict(get_user_model().objects.values_list("pk", get_user_model().USERNAME_FIELD))
+    players = Player.objects.filter(registrations__tournament=tournament).distinct().order_by("pk")
+    clubs = Club.objects.filter(players__in=players).distinct().order_by("pk")
+    tournament_row = _row(tournament, usernames)
+    tournament_row["organizers"] = sorted(tournament.organizers.values_list("username", flat=True))
+    tournament_row["logo"] = _logo(tournament)
+    data: dict[str, Any] = {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "exported_at": timezone.now().isoformat(),
+        "tournament": tournament_row,
+        "clubs": [_row(club, usernames) for club in clubs],
+        "players": [_row(player, usernames) for player in players],
+    }
+    for key, queryset in querysets.items():
+        data[key] = [_row(obj, usernames) for obj in queryset.order_by("pk")]
+    return data

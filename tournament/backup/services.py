@@ -1,0 +1,203 @@
+"""Restoring a tournament from a backup, and writing backup files (automatically after every round).
+
+A restore creates a new tournament in one transaction: all or nothing. Rows refer to each other by
+their ids in the file, which are mapped to new ids; players and clubs already there are reused by name.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import datetime as dt
+import logging
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from django.db import DatabaseError, models, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament.models import Club, Player, Round, Table, Tournament, new_table_token
+
+from ..audit.actions import AuditAction
+from ..audit.services import audit
+from .format import SECTIONS, BackupError, check_format, dumps, is_user_fk
+from .selectors import export_tournament
+
+logger = logging.getLogger(__name__)
+
+
+def _field_values(
+    model: type[models.Model], row: dict[str, Any], ids: dict[type[models.Model], dict[int, int]], users
+) -> dict[str, Any]:
+    """Model field values from a backup row: ids of other rows mapped to their new ids."""
+    values: dict[str, Any] = {}
+    for field in model._meta.concrete_fields:
+        if field.primary_key or isinstance(field, models.FileField) or field.name not in row:
+            continue
+        value = row[field.name]
+        if is_user_fk(field):
+            values[field.name] = users.get(value) if value else None
+        elif field.is_relation:
+            if value is None:
+                values[field.attname] = None
+            elif value in ids[field.related_model]:
+                values[field.attname] = ids[field.related_model][value]
+            elif field.null:
+                values[field.attname] = None  # e.g. an audit entry of a round deleted before the backup
+            else:
+                raise BackupError(
+                    _("The backup refers to a missing %(model)s (%(id)s).")
+                    % {"model": field.related_model._meta.verbose_name, "id": value}
+                )
+        else:
+            values[field.name] = field.to_python(value)
+    return values
+
+
+def _keep_timestamps(objects: list[models.Model], rows: list[dict[str, Any]]) -> None:
+    """auto_now_add stamps the time of the restore: put the recorded times back."""
+    if not objects:
+        return
+    stamped = [
+        f for f in objects[0]._meta.concrete_fields
+        if getattr(f, "auto_now_add", False) or getattr(f, "auto_now", False)
+    ]
+    stamped = [f for f in stamped if f.name in rows[0]]
+    if not stamped:
+        return
+    for obj, row in zip(objects, rows, strict=True):
+        for field in stamped:
+            setattr(obj, field.attname, field.to_python(row[field.name]))
+    type(objects[0]).objects.bulk_update(objects, [f.name for f in stamped], batch_size=500)
+
+
+def _club(row: dict[str, Any]) -> Club:
+    name = " ".join(str(row["name"]).split())
+    return Club.objects.filter(name__iexact=name).first() or Club.objects.create(name=name)
+
+
+def _player(row: dict[str, Any], club: Club | None) -> Player:
+    """The same person (same name, same club) already in the database is reused, never duplicated."""
+    existing = Player.objects.filter(
+        first_name__iexact=row["first_name"], last_name__iexact=row["last_name"], club=club
+    ).first()
+    if existing is not None:
+        return existing
+    values = _field_values(Player, row, {Club: {}}, {})
+    values.pop("club_id", None)
+    player = Player(**values, club=club)
+    player.full_clean()
+    player.save()
+    _keep_timestamps([player], [row])
+    return player
+
+
+def _restore_logo(tournament: Tournament, logo: Any) -> None:
+    if not logo:
+        return
+    try:
+        content = base64.b64decode(logo["data"], validate=True)
+        name = Path(str(logo["name"])).name or "logo.png"
+    except (KeyError, TypeError, binascii.Error) as exc:
+        raise BackupError(_("The club logo in the backup is damaged.")) from exc
+    tournament.logo.save(name, ContentFile(content), save=True)
+
+
+def import_tournament(data: dict[str, Any], owner=None) -> Tournament:
+    """Create a new tournament from a backup; all or nothing. `owner` becomes its organizer."""
+    check_format(data)
+    try:
+        with transaction.atomic():
+            return _import(data, owner)
+    except BackupError:
+        raise
+    except (KeyError, TypeError, AttributeError, ValueError, ValidationError, DatabaseError) as exc:
+        logger.warning("backup restore failed: %r", exc)
+        raise BackupError(_("The backup is incomplete or damaged; nothing was restored.")) from exc
+
+
+def _import(data: dict[str, Any], owner) -> Tournament:
+    user_model = get_user_model()
+    usernames = {str(name) for section in ("submissions", "audit") for row in data[section]
+                 for name in (row.get("created_by"), row.get("confirmed_by"), row.get("user")) if name}
+    users = {u.get_username(): u for u in user_model.objects.filter(**{
+        f"{user_model.USERNAME_FIELD}__in": usernames})}
+    ids: dict[type[models.Model], dict[int, int]] = {model: {} for model in (Club, Player, Tournament)}
+
+    clubs = {row["id"]: _club(row) for row in data["clubs"]}
+    for old_id, club in clubs.items():
+        ids[Club][old_id] = club.pk
+    for row in data["players"]:
+        ids[Player][row["id"]] = _player(row, clubs.get(row.get("club"))).pk
+
+    row = data["tournament"]
+    tournament = Tournament(**_field_values(Tournament, row, ids, users))
+    if Tournament.objects.filter(name=tournament.name, date=tournament.date).exists():
+        suffix = " " + _("(restored)")
+        room = Tournament._meta.get_field("name").max_length - len(suffix)
+        tournament.name = tournament.name[:room] + suffix
+    tournament.full_clean(exclude=["logo"])
+    tournament.save()
+    _keep_timestamps([tournament], [row])
+    ids[Tournament][row["id"]] = tournament.pk
+    if owner is not None:
+        tournament.organizers.add(owner)
+    _restore_logo(tournament, row.get("logo"))
+
+    taken_tokens = set(
+        Table.objects.filter(token__in=[t["token"] for t in data["tables"]]).values_list("token", flat=True)
+    )
+    for key, model in SECTIONS:
+        rows = data[key]
+        objects = [model(**_field_values(model, r, ids, users)) for r in rows]
+        if model is Table:
+            for table in objects:
+                if not table.token or table.token in taken_tokens:
+                    table.token = new_table_token()  # the link is in use elsewhere: this copy gets its own
+        model.objects.bulk_create(objects, batch_size=500)
+        if any(obj.pk is None for obj in objects):  # databases without RETURNING: fetch the ids back
+            raise BackupError(_("This database cannot restore backups."))
+        ids[model] = {r["id"]: obj.pk for r, obj in zip(rows, objects, strict=True)}
+        _keep_timestamps(objects, rows)
+
+    audit(
+        tournament=tournament, user=owner, action=AuditAction.TOURNAMENT_RESTORE,
+        actor=owner.get_username() if owner is not None else "",
+        after={"exported_at": data.get("exported_at"), "format_version": data["version"]},
+    )
+    return tournament
+
+
+# --- Automatic backups --------------------------------------------------------------------------
+
+def backup_path(tournament: Tournament, round_number: int | None, when: dt.datetime | None = None) -> Path:
+    when = timezone.localtime(when or timezone.now())
+    round_part = f"-round-{round_number}" if round_number is not None else ""
+    return Path(settings.BACKUP_DIR) / f"tournament-{tournament.pk}{round_part}-{when:%Y%m%d-%H%M%S-%f}.json"
+
+
+def write_backup(tournament: Tournament, round_number: int | None = None) -> Path:
+    """Write the tournament's backup file atomically (a crash never leaves half a file)."""
+    path = backup_path(tournament, round_number)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = dumps(export_tournament(tournament))
+    with tempfile.NamedTemporaryFile(
+        "w", encoding="utf-8", dir=path.parent, delete=False, suffix=".tmp"
+    ) as f:
+        f.write(text)
+        tmp = Path(f.name)
+    os.replace(tmp, path)
+    return path
+
+
+def write_after_round_close(round_: Round) -> None:
+    """Called once the closing of a round is committed (rounds.services.round_close)."""
+    path = write_backup(round_.tournament, round_.number)
+    logger.info("backup written: %s", path)

@@ -1,0 +1,422 @@
+"""The printed documents: table sheets, seating list, standings, certificates, start cards.
+
+Each document is one Django template rendered to one HTML string (page breaks in CSS) and laid out
+by engine.printing in a single WeasyPrint pass. Stylesheets, fonts and the club logo are read from
+disk; the fetcher refuses every other address, so printing never waits for the network.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import groupby
+from pathlib import Path
+
+import segno
+from django.conf import settings
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from engine.cards import get_deck
+from engine.printing import LocalFileFetcher, render_pdf
+from engine.roles import table_roles
+from engine.scoring import ScoringFormat
+from engine.standings import TIEBREAKS
+from tournament.models import Registration, Round, Seat, Tournament
+from tournament.qr import absolute_url
+from tournament.rounds.selectors import round_tables
+from tournament.standings.selectors import (
+    StandingLine,
+    counted_rounds,
+    standings,
+    standings_settings,
+    tournament_finished,
+)
+
+PAPER_SIZES = ("a4", "a5")
+
+
+def static_root() -> Path:
+    """The source static folder: print.css lives there, so no collectstatic is needed to print."""
+    return Path(settings.STATICFILES_DIRS[0])
+
+
+def allowed_roots() -> list[Path]:
+    """The only folders WeasyPrint may read from: static files and uploaded media (logos)."""
+    roots = [Path(folder) for folder in settings.STATICFILES_DIRS]
+    return [*roots, Path(settings.STATIC_ROOT), Path(settings.MEDIA_ROOT)]
+
+
+def html_to_pdf(html: str, *, fetcher: LocalFileFetcher | None = None) -> bytes:
+    return render_pdf(
+        html, base_url=static_root().as_uri() + "/", allowed_roots=allowed_roots(), fetcher=fetcher
+    )
+
+
+def file_name(tournament: Tournament, *parts: object) -> str:
+    """E.g. 'uno-turnier-2026_round-3_table-sheets.pdf': tournament, round, document."""
+    pieces = [slugify(tournament.name) or "tournament", *(slugify(str(part)) for part in parts)]
+    return "_".join(piece for piece in pieces if piece) + ".pdf"
+
+
+def logo_uri(tournament: Tournament) -> str:
+    """The uploaded logo as a file: URI, or '' when none is set or the file is gone."""
+    if not tournament.logo:
+        return ""
+    try:
+        path = Path(tournament.logo.path)
+    except (ValueError, NotImplementedError):
+        return ""
+    return path.as_uri() if path.is_file() else ""
+
+
+def points_label(tournament: Tournament) -> str:
+    if tournament.scoring == ScoringFormat.MINUS_POINTS:
+        return _("Minus points")
+    return _("Points")
+
+
+# --- Table sheets -------------------------------------------------------------------------------
+
+
+@dataclass
+class SheetSeat:
+    position: int
+    start_number: int
+    name: str
+    club: str
+    deals: bool = False
+    starts: bool = False
+
+
+@dataclass
+class Sheet:
+    number: int
+    seats: list[SheetSeat]
+    roles_known: bool
+    link: str
+    qr: str
+
+
+def qr_png_data_uri(data: str) -> str:
+    """One pixel per module, scaled up crisply by CSS: WeasyPrint draws a tiny PNG far faster than
+    the same code as an SVG path, and the printer sees sharp edges either way."""
+    return segno.make(data, error="m").png_data_uri(scale=1, border=1)
+
+
+def card_value_lines(deck_key: str) -> list[str]:
+    """Lines like '0-9: face value' and '+2, Skip, Reverse: 20', from the tournament's deck data."""
+    deck = get_deck(deck_key)
+    numbers = [spec for spec in deck.ranks if spec.code.isdigit() and spec.value == int(spec.code)]
+    lines = []
+    if numbers:
+        span = {"first": numbers[0].code, "last": numbers[-1].code}
+        lines.append(_("%(first)s to %(last)s: face value") % span)
+    others = [spec for spec in deck.ranks if spec not in numbers]
+    for value, specs in groupby(sorted(others, key=lambda s: s.value), key=lambda s: s.value):
+        names = ", ".join(_(spec.label) if not spec.code.startswith("+") else spec.code for spec in specs)
+        lines.append(_("%(cards)s: %(value)s") % {"cards": names, "value": value})
+    return lines
+
+
+def rules_reminder(tournament: Tournament) -> list[str]:
+    """The short rules printed on every table sheet (RULES.md sections 2 and 3)."""
+    lines = [
+        _("7 cards each. The oldest player shuffles and deals, the youngest starts."),
+        _("First card a special card (+2, +4, Wild, Skip, Reverse): it stays, turn up more cards "
+          "until a number card lies on top."),
+        _("+2 and +4 are not stacked: whoever must draw plays nothing that turn."),
+        _("Forgot to call “UNO!” with the second-to-last card: 2 penalty cards, if noticed before "
+          "the next player draws or discards."),
+        _("The round ends when one player has laid their last card."),
+    ]
+    if tournament.scoring == ScoringFormat.MINUS_POINTS:
+        lines.append(_("Minus points: the value of the cards left in your own hand; 0 for the winner."))
+    else:
+        lines.append(_("Points: the winner scores the value of all other hands; everybody else 0."))
+    if tournament.time_limit_minutes:
+        lines.append(
+            _("Time limit %(minutes)s minutes: a round stopped by the clock has no winner, "
+              "every hand counts.")
+            % {"minutes": tournament.time_limit_minutes}
+        )
+    return lines
+
+
+def table_sheets(round_: Round, *, request: HttpRequest | None = None) -> list[Sheet]:
+    sheets = []
+    for table in round_tables(round_, with_results=False):
+        seats = list(table.seats.all())
+        roles = table_roles({seat.pk: seat.registration.player.born for seat in seats})
+        link = absolute_url(table.get_captain_url(), request)
+        sheets.append(
+            Sheet(
+                number=table.number,
+                seats=[
+                    SheetSeat(
+                        position=seat.position,
+                        start_number=seat.registration.start_number,
+                        name=seat.registration.player.name,
+                        club=seat.registration.player.club_name,
+                        deals=seat.pk == roles.dealer,
+                        starts=seat.pk == roles.starter,
+                    )
+                    for seat in seats
+                ],
+                roles_known=roles.dealer is not None and roles.starter is not None,
+                link=link,
+                qr=qr_png_data_uri(link),
+            )
+        )
+    return sheets
+
+
+def table_sheets_html(round_: Round, *, paper: str = "a4", request: HttpRequest | None = None) -> str:
+    tournament = round_.tournament
+    sheets = table_sheets(round_, request=request)
+    per_page = 2 if paper == "a5" else 1
+    pages = [sheets[i : i + per_page] for i in range(0, len(sheets), per_page)]
+    context = {
+        "tournament": tournament,
+        "round": round_,
+        "pages": pages,
+        "paper": paper,
+        "rules": rules_reminder(tournament),
+        "card_values": card_value_lines(tournament.deck),
+        "points_label": points_label(tournament),
+        "blank_rows": range(2),
+    }
+    return render_to_string("print/table_sheets.html", context, request=request)
+
+
+def table_sheets_pdf(round_: Round, *, paper: str = "a4", request: HttpRequest | None = None) -> bytes:
+    return html_to_pdf(table_sheets_html(round_, paper=paper, request=request))
+
+
+# --- Seating list -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatingLine:
+    sort_name: str
+    club: str
+    start_number: int
+    table: int
+    seat: int
+
+
+def seating_lines(round_: Round) -> list[SeatingLine]:
+    lines = [
+        SeatingLine(
+            sort_name=seat.registration.player.sort_name,
+            club=seat.registration.player.club_name,
+            start_number=seat.registration.start_number,
+            table=table.number,
+            seat=seat.position,
+        )
+        for table in round_tables(round_, with_results=False)
+        for seat in table.seats.all()
+    ]
+    return sorted(lines, key=lambda line: (line.sort_name.casefold(), line.start_number))
+
+
+def seating_pdf(round_: Round, *, request: HttpRequest | None = None) -> bytes:
+    context = {"tournament": round_.tournament, "round": round_, "lines": seating_lines(round_)}
+    return html_to_pdf(render_to_string("print/seating.html", context, request=request))
+
+
+# --- Standings ----------------------------------------------------------------------------------
+
+
+@dataclass
+class StandingsDocument:
+    tournament: Tournament
+    rounds: list[int]
+    lines: list[StandingLine]
+    tiebreaks: list[tuple[str, str]] = field(default_factory=list)
+    final: bool = False
+
+    @property
+    def after_round(self) -> int | None:
+        return self.rounds[-1] if self.rounds else None
+
+
+def standings_document(tournament: Tournament, *, after_round: int | None = None) -> StandingsDocument:
+    rounds, lines = standings(tournament, after_round=after_round)
+    keys = [key for key in standings_settings(tournament).tiebreaks if key in TIEBREAKS]
+    final = (
+        bool(rounds)
+        and rounds == counted_rounds(tournament)
+        and tournament_finished(tournament, rounds, lines)
+    )
+    return StandingsDocument(
+        tournament=tournament,
+        rounds=rounds,
+        lines=lines,
+        tiebreaks=[(key, _(TIEBREAKS[key].label)) for key in keys],
+        final=final,
+    )
+
+
+def standings_html(document: StandingsDocument, *, request: HttpRequest | None = None) -> str:
+    rows = [
+        {
+            "line": line,
+            "per_round": [
+                (line.row.per_round.get(number), line.row.charged.get(number)) for number in document.rounds
+            ],
+            "tiebreaks": [line.row.tiebreak_values.get(key) for key, _label in document.tiebreaks],
+        }
+        for line in document.lines
+    ]
+    columns = 4 + len(document.rounds) + len(document.tiebreaks)
+    context = {
+        "tournament": document.tournament,
+        "document": document,
+        "rows": rows,
+        "landscape": columns > 12,
+        "points_label": points_label(document.tournament),
+    }
+    return render_to_string("print/standings.html", context, request=request)
+
+
+def standings_pdf(
+    tournament: Tournament, *, after_round: int | None = None, request: HttpRequest | None = None
+) -> tuple[StandingsDocument, bytes]:
+    document = standings_document(tournament, after_round=after_round)
+    return document, html_to_pdf(standings_html(document, request=request))
+
+
+# --- Certificates -------------------------------------------------------------------------------
+
+
+def certificate_lines(
+    tournament: Tournament, *, top: int | None = None, registration_ids: Iterable[int] | None = None
+) -> list[StandingLine]:
+    """Final standings (all closed rounds), cut to the top N places or to the chosen players."""
+    _rounds, lines = standings(tournament)
+    if registration_ids is not None:
+        wanted = set(registration_ids)
+        lines = [line for line in lines if line.registration.pk in wanted]
+    if top is not None:
+        lines = [line for line in lines if line.row.rank <= top]
+    return lines
+
+
+def certificates_html(
+    tournament: Tournament, lines: Sequence[StandingLine], *, request: HttpRequest | None = None
+) -> str:
+    context = {
+        "tournament": tournament,
+        "lines": lines,
+        "logo": logo_uri(tournament),
+        "minus_points": tournament.scoring == ScoringFormat.MINUS_POINTS,
+    }
+    return render_to_string("print/certificates.html", context, request=request)
+
+
+def certificates_pdf(
+    tournament: Tournament, lines: Sequence[StandingLine], *, request: HttpRequest | None = None
+) -> bytes:
+    return html_to_pdf(certificates_html(tournament, lines, request=request))
+
+
+
+# --- Start cards --------------------------------------------------------------------------------
+
+CARDS_PER_PAGE = 4  # A6 cards, two by two on an A4 page, cut along the dashed lines
+CARD_ROWS = 12  # rounds listed in one column of a card; longer tournaments get two columns
+
+
+@dataclass(frozen=True)
+class StartCardRound:
+    number: int
+    table: int | None  # None: not seated in that round (withdrawn, or not in the plan)
+    seat: int | None
+
+
+@dataclass
+class StartCard:
+    start_number: int
+    name: str
+    club: str
+    rounds: list[StartCardRound]
+
+    @property
+    def columns(self) -> list[list[StartCardRound]]:
+        """The rounds in one column, or in two side by side when they do not fit one below the other."""
+        if len(self.rounds) <= CARD_ROWS:
+            return [self.rounds]
+        half = math.ceil(len(self.rounds) / 2)
+        return [self.rounds[:half], self.rounds[half:]]
+
+
+def planned_seats(tournament: Tournament) -> dict[int, dict[int, tuple[int, int]]]:
+    """round number -> registration id -> (table, seat): seated rounds as stored, later ones as planned.
+
+    A round already seated wins over the plan, so a swap made by hand is what the card shows.
+    """
+    by_round: dict[int, dict[int, tuple[int, int]]] = {}
+    for number, tables in (tournament.seating_plan or {}).get("rounds", {}).items():
+        by_round[int(number)] = {
+            reg_id: (table_no, seat_no)
+            for table_no, table in enumerate(tables, start=1)
+            for seat_no, reg_id in enumerate(table, start=1)
+        }
+    seated: dict[int, dict[int, tuple[int, int]]] = {}
+    for number, reg_id, table_no, seat_no in Seat.objects.filter(round__tournament=tournament).values_list(
+        "round__number", "registration_id", "table__number", "position"
+    ):
+        seated.setdefault(number, {})[reg_id] = (table_no, seat_no)
+    by_round.update(seated)
+    return by_round
+
+
+def start_cards(tournament: Tournament) -> list[StartCard]:
+    """One card per planned player, by start number, with their table and seat in every round."""
+    plan_players = (tournament.seating_plan or {}).get("players", [])
+    seats = planned_seats(tournament)
+    numbers = range(1, tournament.rounds_total + 1)
+    registrations = (
+        Registration.objects.filter(pk__in=plan_players).select_related("player__club").order_by("start_number")
+    )
+    cards = []
+    for reg in registrations:
+        rounds = []
+        for number in numbers:
+            table, seat = seats.get(number, {}).get(reg.pk, (None, None))
+            rounds.append(StartCardRound(number=number, table=table, seat=seat))
+        player = reg.player
+        cards.append(
+            StartCard(start_number=reg.start_number, name=player.name, club=player.club_name, rounds=rounds)
+        )
+    return cards
+
+
+def card_density(rounds_total: int) -> str:
+    """Row height class of the cards: as tall as the A6 card allows for the rows in one column."""
+    rows = rounds_total if rounds_total <= CARD_ROWS else math.ceil(rounds_total / 2)
+    if rows <= 6:
+        return "roomy"
+    if rows <= 9:
+        return "normal"
+    return "tight" if rows <= CARD_ROWS else "dense"
+
+
+def start_cards_html(tournament: Tournament, *, request: HttpRequest | None = None) -> str:
+    cards = start_cards(tournament)
+    pages = [cards[i : i + CARDS_PER_PAGE] for i in range(0, len(cards), CARDS_PER_PAGE)]
+    context = {
+        "tournament": tournament,
+        "pages": pages,
+        "points_label": points_label(tournament),
+        "density": card_density(tournament.rounds_total),
+    }
+    return render_to_string("print/start_cards.html", context, request=request)
+
+
+def start_cards_pdf(tournament: Tournament, *, request: HttpRequest | None = None) -> bytes:
+    return html_to_pdf(start_cards_html(tournament, request=request))

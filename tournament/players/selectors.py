@@ -1,0 +1,42 @@
+"""Reads of players and registrations, in a fixed number of queries."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from tournament.models import Player, Registration, Tournament
+
+
+def registrations(tournament: Tournament) -> QuerySet[Registration]:
+    return tournament.registrations.select_related("player", "player__club").order_by("start_number")
+
+
+def registration_counts(tournament: Tournament) -> dict[str, int]:
+    """Players per registration status, and "total" (one query)."""
+    counts = {status: 0 for status in Registration.Status.values}
+    for status in tournament.registrations.values_list("status", flat=True):
+        counts[status] += 1
+    counts["total"] = sum(counts.values())
+    return counts
+
+
+def active_registrations(tournament: Tournament) -> list[Registration]:
+    """Who is seated in the next round: checked in and not withdrawn."""
+    return list(registrations(tournament).filter(status=Registration.Status.CHECKED_IN))
+
+
+def known_players(tournament: Tournament, user) -> list:
+    """Players of the organizer's earlier tournaments not yet registered here, by club then name.
+
+    Offered on the players page so a club's member list is typed once and added with one click.
+    """
+    earlier = Tournament.objects.exclude(pk=tournament.pk)
+    if not user.is_superuser:
+        earlier = earlier.filter(organizers=user)
+    return list(
+        Player.objects.filter(registrations__tournament__in=earlier)
+        .exclude(registrations__tournament=tournament)
+        .select_related("club")
+        .distinct()
+        .order_by("club__name", "last_name", "first_name")
+    )

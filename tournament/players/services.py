@@ -1,0 +1,208 @@
+"""Writes of players and registrations: register (typed, known or imported), change, check in, withdraw.
+
+Each is keyword-only, inside `transaction.atomic`, with an audit entry; status changes are checked on
+the locked row, so a double click or a second organizer is refused rather than applied twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from tournament.models import Club, Player, Registration, Round, Seat, Tournament
+from tournament.players.imports import ImportRow
+
+from ..audit.actions import AuditAction
+from ..audit.services import audit
+
+
+def club_get_or_create(name: str) -> Club | None:
+    name = " ".join(name.split())
+    if not name:
+        return None
+    club = Club.objects.filter(name__iexact=name).first()
+    if club is None:
+        club = Club(name=name)
+        club.full_clean(validate_unique=False)  # e.g. a name longer than the column
+        club.save()
+    return club
+
+
+def player_find_or_create(
+    *, first_name: str, last_name: str, club_name: str = "", birth_date: date | None = None,
+    birth_year: int | None = None,
+) -> Player:
+    """A player typed again (same name and club) is the same person: their record is reused."""
+    first_name, last_name = " ".join(first_name.split()), " ".join(last_name.split())
+    club = club_get_or_create(club_name)
+    if birth_date and not birth_year:
+        birth_year = birth_date.year
+    player = Player.objects.filter(
+        first_name__iexact=first_name, last_name__iexact=last_name, club=club
+    ).first()
+    if player is None:
+        player = Player(
+            first_name=first_name, last_name=last_name, club=club,
+            birth_date=birth_date, birth_year=birth_year,
+        )
+    else:
+        player.birth_date = birth_date or player.birth_date
+        player.birth_year = birth_year or player.birth_year
+    player.full_clean()
+    player.save()
+    return player
+
+
+def registration_snapshot(reg: Registration) -> dict[str, Any]:
+    player = reg.player
+    return {
+        "start_number": reg.start_number, "status": reg.status, "name": player.name,
+        "club": player.club_name, "birth_year": player.birth_year,
+        "birth_date": player.birth_date.isoformat() if player.birth_date else None,
+        "withdrawn_after_round": reg.withdrawn_after_round,
+    }
+
+
+@transaction.atomic
+def player_register(
+    *, tournament: Tournament, user, first_name: str, last_name: str, club_name: str = "",
+    birth_date: date | None = None, birth_year: int | None = None, check_in: bool = False,
+) -> Registration:
+    # Lock the tournament row so two organizers adding players cannot take the same start number.
+    Tournament.objects.select_for_update().get(pk=tournament.pk)
+    player = player_find_or_create(
+        first_name=first_name, last_name=last_name, club_name=club_name,
+        birth_date=birth_date, birth_year=birth_year,
+    )
+    return _register(tournament=tournament, user=user, player=player, check_in=check_in)
+
+
+@transaction.atomic
+def player_register_known(
+    *, tournament: Tournament, user, player: Player, check_in: bool = False
+) -> Registration:
+    """Register a player kept from an earlier tournament, by their record (not by name)."""
+    Tournament.objects.select_for_update().get(pk=tournament.pk)
+    return _register(tournament=tournament, user=user, player=player, check_in=check_in)
+
+
+def _register(*, tournament: Tournament, user, player: Player, check_in: bool) -> Registration:
+    if tournament.registrations.filter(player=player).exists():
+        raise ValidationError(_("%(name)s is already registered.") % {"name": player.name})
+    last = tournament.registrations.aggregate(last=Max("start_number"))["last"] or 0
+    reg = Registration.objects.create(
+        tournament=tournament, player=player, start_number=last + 1,
+        status=Registration.Status.CHECKED_IN if check_in else Registration.Status.REGISTERED,
+    )
+    audit(
+        tournament=tournament, user=user, action=AuditAction.REGISTRATION_ADD,
+        after=registration_snapshot(reg),
+    )
+    return reg
+
+
+def players_import(
+    *, tournament: Tournament, user, rows: Iterable[ImportRow], check_in: bool = False
+) -> tuple[int, list[tuple[int, str]]]:
+    """Register the rows of an imported list, each in its own transaction.
+
+    A row that cannot be registered (already there, implausible data) is answered with its line and
+    the reason; the other rows are kept, so a list with one duplicate need not be fixed and re-sent.
+    """
+    added, problems = 0, []
+    for row in rows:
+        try:
+            player_register(
+                tournament=tournament, user=user, first_name=row.first_name, last_name=row.last_name,
+                club_name=row.club, birth_date=row.birth_date, birth_year=row.birth_year, check_in=check_in,
+            )
+            added += 1
+        except ValidationError as exc:
+            problems.append((row.line, " ".join(exc.messages)))
+    return added, problems
+
+
+@transaction.atomic
+def registration_update(
+    *, registration: Registration, user, first_name: str, last_name: str, club_name: str = "",
+    birth_date: date | None = None, birth_year: int | None = None,
+) -> Registration:
+    before = registration_snapshot(registration)
+    player = registration.player
+    player.first_name, player.last_name = " ".join(first_name.split()), " ".join(last_name.split())
+    player.club = club_get_or_create(club_name)
+    player.birth_date = birth_date
+    player.birth_year = birth_year or (birth_date.year if birth_date else None)
+    player.full_clean()
+    player.save()
+    after = registration_snapshot(registration)
+    if before != after:
+        audit(
+            tournament=registration.tournament, user=user, action=AuditAction.REGISTRATION_UPDATE,
+            before=before, after=after,
+        )
+    return registration
+
+
+def _registration_set_status(
+    registration: Registration, *, user, allowed_from: Iterable[str], status: str, action: AuditAction,
+    withdrawn_after: int | None = None,
+) -> Registration:
+    """Change the status, checked on the locked row: a double click or a second organizer is refused."""
+    reg = (
+        Registration.objects.select_for_update(of=("self",)).select_related("player__club").get(pk=registration.pk)
+    )
+    if reg.status not in allowed_from:
+        raise ValidationError(
+            _("%(name)s is %(status)s: that cannot be done now.")
+            % {"name": reg.player.name, "status": reg.get_status_display()}
+        )
+    before = registration_snapshot(reg)
+    reg.status, reg.withdrawn_after_round = status, withdrawn_after
+    reg.save(update_fields=["status", "withdrawn_after_round"])
+    audit(
+        tournament=reg.tournament, user=user, action=action, before=before, after=registration_snapshot(reg)
+    )
+    return reg
+
+
+@transaction.atomic
+def registration_check_in(*, registration: Registration, user, checked_in: bool = True) -> Registration:
+    if registration.status == Registration.Status.WITHDRAWN:
+        raise ValidationError(_("A withdrawn player must be readmitted first."))
+    status = Registration.Status.CHECKED_IN if checked_in else Registration.Status.REGISTERED
+    return _registration_set_status(
+        registration, user=user, status=status,
+        action=AuditAction.CHECK_IN if checked_in else AuditAction.CHECK_IN_UNDO,
+        allowed_from=[Registration.Status.REGISTERED, Registration.Status.CHECKED_IN],
+    )
+
+
+@transaction.atomic
+def registration_withdraw(*, registration: Registration, user) -> Registration:
+    """Withdrawn players keep their results but are never seated again."""
+    last_played = (
+        registration.tournament.rounds.exclude(status=Round.Status.DRAFT).aggregate(n=Max("number"))["n"] or 0
+    )
+    reg = _registration_set_status(
+        registration, user=user, status=Registration.Status.WITHDRAWN, action=AuditAction.WITHDRAW,
+        withdrawn_after=last_played,
+        allowed_from=[Registration.Status.REGISTERED, Registration.Status.CHECKED_IN],
+    )
+    # A drafted round must not keep a seat for them: the organizer re-seats it.
+    Seat.objects.filter(registration=reg, round__status=Round.Status.DRAFT).delete()
+    return reg
+
+
+@transaction.atomic
+def registration_readmit(*, registration: Registration, user) -> Registration:
+    return _registration_set_status(
+        registration, user=user, status=Registration.Status.CHECKED_IN, action=AuditAction.READMIT,
+        allowed_from=[Registration.Status.WITHDRAWN],
+    )

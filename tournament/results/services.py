@@ -1,0 +1,286 @@
+"""Storing and confirming table results: the one path for the captain's phone and the organizer's desk.
+
+A result is a new `Submission` version with one entry per seat, never overwritten. `result_submit` does
+each check once: the engine validates the report before any lock (it needs only the seats, fixed once
+a round is published, and the wins of earlier rounds), so a wrong report never waits for the lock;
+then, under the table's row lock, the repeated report (idempotency key), whether the round accepts
+results, and the store with its audit entry and the table's new status. Only the table's row is
+locked, so fifty captains at once do not queue on the round's or the tournament's row.
+
+Refusals are `ValidationError`s with a stable `code` (see `RefusalCode`), so pages decide what to say by
+code, not by reading the state again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from engine.cards import get_deck
+from engine.notation import format_hand
+from engine.scoring import ScoringFormat, round_scores
+from engine.validation import Issue, ReportContext, SeatReport, TableReport, Validation, validate_table
+from tournament.models import Round, Seat, Submission, SubmissionEntry, Table
+
+from ..audit.actions import AuditAction
+from ..audit.services import audit
+from ..clock.selectors import may_report_stopped_by_time
+from .selectors import entries_signature, table_seats
+
+
+class RefusalCode(StrEnum):
+    ROUND_NOT_OPEN = "round_not_open"  # drafted or published (captains), nothing to report yet
+    ROUND_CLOSED = "round_closed"
+    RESULT_FINAL = "result_final"  # confirmed: only the organizer changes it now
+    NEWER_VERSION = "newer_version"  # a confirmation of a version that is no longer the newest
+    SECOND_ENTRY_MISSING = "second_entry_missing"
+
+
+@dataclass
+class SubmitOutcome:
+    """What `result_submit` did: the stored version (or the earlier one a repeated report matched)."""
+
+    validation: Validation | None = None
+    submission: Submission | None = None
+    duplicate: bool = False
+    needs_confirmation: bool = False
+    # The entries just stored, in seat order (empty for a duplicate): the answer needs no new query.
+    entries: list[SubmissionEntry] = field(default_factory=list)
+    # The table's versions, newest first, as read under the lock (stored or duplicate only).
+    versions: list[Submission] = field(default_factory=list)
+
+    @property
+    def stored(self) -> bool:
+        return self.submission is not None
+
+    @property
+    def errors(self) -> list[Issue]:
+        return self.validation.errors if self.validation is not None else []
+
+
+def _validate(
+    table: Table, seats: Sequence[Seat], reports: Sequence[SeatReport], *, stopped_by_time: bool,
+    captain: bool,
+) -> Validation:
+    round_, tournament = table.round, table.round.tournament
+    context = ReportContext(
+        deck=get_deck(tournament.deck),
+        time_limit=bool(tournament.time_limit_minutes),
+        wins_so_far={seat.registration_id: seat.wins_before for seat in seats if seat.wins_before},
+        rounds_before=round_.number - 1,
+        player_names={seat.registration_id: seat.registration.player.name for seat in seats},
+    )
+    validation = validate_table(
+        TableReport(
+            seated=[seat.registration_id for seat in seats], seats=list(reports),
+            stopped_by_time=stopped_by_time,
+        ),
+        context,
+    )
+    clock_running = tournament.time_limit_minutes and not may_report_stopped_by_time(round_)
+    if stopped_by_time and captain and clock_running:
+        # The server decides, not the phone's clock: only a run-out round clock stops a round.
+        # (Without a time limit at all the engine already refuses a stopped round.)
+        validation.errors.append(Issue(
+            code="clock_running", severity="error", params={}, player_id=None,
+            message=gettext_noop("The round clock has not run out: the round cannot be reported as stopped."),
+        ))
+    return validation
+
+
+def result_submit(
+    *,
+    table: Table,
+    seats: Sequence[SeatReport],
+    source: str,
+    user=None,
+    token: str = "",
+    ip_address: str | None = None,
+    idempotency_key: str = "",
+    stopped_by_time: bool = False,
+    confirm_warnings: bool = False,
+    seated: Sequence[Seat] | None = None,
+) -> SubmitOutcome:
+    """Validate a table's report with the engine and store it as the table's next version.
+
+    Pass the table with its round and tournament (select_related). A caller that has read the seats
+    with `selectors.table_seats` passes them as `seated`. Under the lock the table's and the round's
+    statuses are read again and written onto `table`, so the caller's answer shows the fresh state.
+    A repeated report (same idempotency key) returns the version stored the first time. An organizer's
+    entry is confirmed at once unless the tournament requires a second entry.
+    """
+    captain = source == Submission.Source.CAPTAIN
+    seated = table_seats(table) if seated is None else seated
+    validation = _validate(table, seated, seats, stopped_by_time=stopped_by_time, captain=captain)
+    if not validation.ok or (validation.needs_confirmation and not confirm_warnings):
+        # Nothing is stored, so no lock is needed: a wrong report never waits for it. The state as
+        # read decides only which refusal the page shows (a closed round rather than the errors).
+        _check_accepts(table, table.round, captain=captain)
+        return SubmitOutcome(validation=validation, needs_confirmation=validation.ok)
+    return _store(
+        table=table, seated=seated, validation=validation, source=source, user=user, token=token,
+        ip_address=ip_address, idempotency_key=idempotency_key, stopped_by_time=stopped_by_time,
+    )
+
+
+@transaction.atomic
+def _store(
+    *, table: Table, seated: Sequence[Seat], validation: Validation, source: str, user, token: str,
+    ip_address: str | None, idempotency_key: str, stopped_by_time: bool,
+) -> SubmitOutcome:
+    round_, tournament = table.round, table.round.tournament
+    locked = Table.objects.select_for_update(of=("self",)).select_related("round").only(
+        "status", "round__status"
+    ).get(pk=table.pk)
+    table.status, round_.status = locked.status, locked.round.status
+    versions = list(table.submissions.order_by("-version"))
+    earlier = next((s for s in versions if idempotency_key and s.idempotency_key == idempotency_key), None)
+    if earlier is not None:
+        # The same report again: a double tap, or the phone sending again after a lost answer.
+        return SubmitOutcome(submission=earlier, duplicate=True, versions=versions)
+    _check_accepts(table, round_, captain=source == Submission.Source.CAPTAIN)
+    scores = round_scores(ScoringFormat(tournament.scoring), validation.points, validation.winner)
+    submission = Submission.objects.create(
+        table=table, version=versions[0].version + 1 if versions else 1, source=source,
+        created_by=user if user is not None and user.is_authenticated else None,
+        token=token, ip_address=ip_address, idempotency_key=idempotency_key,
+        stopped_by_time=stopped_by_time, warnings_confirmed=bool(validation.warnings),
+    )
+    entries = SubmissionEntry.objects.bulk_create(
+        SubmissionEntry(
+            submission=submission,
+            registration=seat.registration,
+            cards=format_hand(validation.hands[seat.registration_id]) if validation.hands.get(
+                seat.registration_id) else "",
+            card_count=validation.card_counts.get(seat.registration_id),
+            hand_points=validation.points[seat.registration_id],
+            score=scores[seat.registration_id],
+            went_out=validation.winner == seat.registration_id,
+        )
+        for seat in seated
+    )
+    start_numbers = {seat.registration_id: seat.registration.start_number for seat in seated}
+    audit(
+        tournament=tournament, user=user,
+        actor="" if user else _("captain, table %(n)s") % {"n": table.number},
+        round_=round_, table=table, action=AuditAction.RESULT_SUBMIT,
+        after={
+            "version": submission.version, "source": submission.source,
+            "stopped_by_time": submission.stopped_by_time, "confirmed": False,
+            "entries": [
+                {"start_number": start_numbers[e.registration_id], "cards": e.cards,
+                 "card_count": e.card_count, "hand_points": e.hand_points, "score": e.score,
+                 "went_out": e.went_out}
+                for e in sorted(entries, key=lambda e: start_numbers[e.registration_id])
+            ],
+        },
+    )
+    status = _status_after_store(table, submission, entries, user=user)
+    if status != table.status:
+        table.status = status
+        Table.objects.filter(pk=table.pk).update(status=status)
+    return SubmitOutcome(
+        validation=validation, submission=submission, entries=entries, versions=[submission, *versions]
+    )
+
+
+def _check_accepts(table: Table, round_: Round, *, captain: bool) -> None:
+    """Whether this table takes a new version now, decided on the rows read under the lock."""
+    if round_.status == Round.Status.CLOSED:
+        raise ValidationError(_("This round is closed."), code=RefusalCode.ROUND_CLOSED)
+    accepting = {Round.Status.OPEN} if captain else {Round.Status.PUBLISHED, Round.Status.OPEN}
+    if round_.status not in accepting:
+        raise ValidationError(_("This round does not accept results."), code=RefusalCode.ROUND_NOT_OPEN)
+    if captain and table.status in (Table.Status.CONFIRMED, Table.Status.CORRECTED):
+        raise ValidationError(
+            _("This result has been confirmed; only the organizer can correct it now."),
+            code=RefusalCode.RESULT_FINAL,
+        )
+
+
+def _status_after_store(
+    table: Table, submission: Submission, entries: Sequence[SubmissionEntry], *, user
+) -> str:
+    """The table's status once `submission` is its newest version.
+
+    Without a second entry an organizer's version is confirmed at once. Any other new version of a
+    table that has a confirmed one is a correction after the confirmation: the confirmed version keeps
+    counting until the organizer confirms again (docs/rules.md §7).
+    """
+    tournament = table.round.tournament
+    if submission.source == Submission.Source.ORGANIZER and not tournament.require_second_entry:
+        _confirm(submission, table=table, user=user)
+        return Table.Status.CONFIRMED
+    has_confirmed = table.status in (Table.Status.CONFIRMED, Table.Status.CORRECTED)
+    if tournament.require_second_entry:
+        other = (
+            table.submissions.exclude(source=submission.source).exclude(pk=submission.pk)
+            .prefetch_related("entries").order_by("-version").first()
+        )
+        if other is None:
+            return Table.Status.CORRECTED if has_confirmed else Table.Status.REPORTED
+        if entries_signature(other) == entries_signature(submission, entries):
+            _confirm(submission, table=table, user=user)
+            return Table.Status.CONFIRMED
+        return Table.Status.CORRECTED if has_confirmed else Table.Status.DISPUTED
+    return Table.Status.CORRECTED if has_confirmed else Table.Status.REPORTED
+
+
+def _confirm(submission: Submission, *, table: Table, user) -> None:
+    previous = table.submissions.filter(confirmed=True).exclude(pk=submission.pk).first()
+    if previous is not None:
+        previous.confirmed = False
+        previous.save(update_fields=["confirmed"])
+    submission.confirmed, submission.confirmed_at = True, timezone.now()
+    submission.confirmed_by = user if user is not None and user.is_authenticated else None
+    submission.save(update_fields=["confirmed", "confirmed_at", "confirmed_by"])
+    audit(
+        tournament=table.round.tournament, user=user, round_=table.round, table=table,
+        action=AuditAction.RESULT_CONFIRM,
+        before={"version": previous.version} if previous else None, after={"version": submission.version},
+    )
+
+
+@transaction.atomic
+def result_confirm(*, submission: Submission, user) -> Submission:
+    """The organizer's one click: this version is the table's result.
+
+    The confirmation names its version: if a newer one has arrived since the page was shown (a
+    captain's correction racing the click), nothing is confirmed and the organizer sees the newer one.
+    """
+    table = Table.objects.select_for_update(of=("self",)).select_related("round__tournament").get(
+        pk=submission.table_id
+    )
+    submission = table.submissions.prefetch_related("entries").get(pk=submission.pk)
+    if table.round.status == Round.Status.CLOSED:
+        raise ValidationError(_("The round is closed."), code=RefusalCode.ROUND_CLOSED)
+    if table.round.tournament.require_second_entry:
+        other = (
+            table.submissions.exclude(source=submission.source).prefetch_related("entries")
+            .order_by("-version").first()
+        )
+        if other is None or entries_signature(other) != entries_signature(submission):
+            raise ValidationError(
+                _("This tournament requires a second, matching entry before confirmation."),
+                code=RefusalCode.SECOND_ENTRY_MISSING,
+            )
+    newest = table.submissions.order_by("-version").values_list("version", flat=True).first()
+    if newest != submission.version:
+        raise ValidationError(
+            _("Version %(newer)s of table %(table)s has arrived since: check it before confirming.")
+            % {"newer": newest, "table": table.number},
+            code=RefusalCode.NEWER_VERSION,
+        )
+    if not submission.confirmed:
+        _confirm(submission, table=table, user=user)
+    if table.status != Table.Status.CONFIRMED:
+        table.status = Table.Status.CONFIRMED
+        table.save(update_fields=["status"])
+    return submission

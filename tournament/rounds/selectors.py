@@ -1,0 +1,166 @@
+"""Reads of rounds, tables and seating, and the plain data the seating engine works on."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db.models import Prefetch, QuerySet
+
+from engine.seating import Round as SeatingRound
+from engine.seating import SeatingPlayer, SeatingReport, schedule_stats
+from tournament.models import Registration, Round, Seat, Submission, SubmissionEntry, Table, Tournament
+
+
+def seating_history(tournament: Tournament, before_round: int | None = None) -> list[SeatingRound]:
+    """Earlier rounds as lists of tables of registration ids in seat order (one query)."""
+    seats = Seat.objects.filter(round__tournament=tournament).select_related("table", "round")
+    if before_round is not None:
+        seats = seats.filter(round__number__lt=before_round)
+    by_round: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for seat in seats.order_by("round__number", "table__number", "position"):
+        by_round[seat.round.number][seat.table.number].append(seat.registration_id)
+    return [
+        [tables[number] for number in sorted(tables)] for _round, tables in sorted(by_round.items())
+    ]
+
+
+def seating_players(regs: list[Registration]) -> list[SeatingPlayer]:
+    return [SeatingPlayer(id=reg.pk, club=reg.player.club_name) for reg in regs]
+
+
+@dataclass(frozen=True)
+class SeatingPlanSummary:
+    """The stored plan of all rounds as the organizer checks it before printing the start cards."""
+
+    rounds: list[int]
+    players: int
+    report: SeatingReport  # over the rounds seated before the plan and every planned round
+    arrived: int  # checked in now but not in the plan
+    left: int  # in the plan but no longer checked in
+
+    @property
+    def out_of_date(self) -> bool:
+        return bool(self.arrived or self.left)
+
+
+def seating_plan_summary(tournament: Tournament) -> SeatingPlanSummary | None:
+    """None without a stored plan. Repeats count from round 1: rounds played before planning included."""
+    plan = tournament.seating_plan or {}
+    planned = sorted(int(number) for number in plan.get("rounds", {}))
+    if not planned:
+        return None
+    rounds = seating_history(tournament, before_round=planned[0])
+    rounds += [plan["rounds"][str(number)] for number in planned]
+    in_plan = set(plan.get("players", []))
+    checked_in = set(
+        tournament.registrations.filter(status=Registration.Status.CHECKED_IN).values_list("pk", flat=True)
+    )
+    return SeatingPlanSummary(
+        rounds=planned,
+        players=len(in_plan),
+        report=schedule_stats(rounds, tournament.table_size),
+        arrived=len(checked_in - in_plan),
+        left=len(in_plan - checked_in),
+    )
+
+
+def round_tables(round_: Round, *, with_results: bool = True) -> list[Table]:
+    """The round's tables with seats and players, and (with_results) the submissions, newest first,
+    with their entries: two queries for the seating alone, four with the results."""
+    seats = Seat.objects.select_related("registration__player__club").order_by("position")
+    prefetch = [Prefetch("seats", queryset=seats)]
+    if with_results:
+        submissions = Submission.objects.prefetch_related(
+            Prefetch("entries", queryset=SubmissionEntry.objects.order_by("id"))
+        ).order_by("-version")
+        prefetch.append(Prefetch("submissions", queryset=submissions))
+    return list(round_.tables.order_by("number").prefetch_related(*prefetch))
+
+
+def table_counts(round_: Round) -> dict[str, int]:
+    counts = {status: 0 for status in Table.Status.values}
+    for status in round_.tables.values_list("status", flat=True):
+        counts[status] += 1
+    return counts
+
+
+@dataclass
+class TableView:
+    """A table as the round page shows it: seats in playing order with the scores of the version shown."""
+
+    table: Table
+    seats: list[Seat]
+    latest: Submission | None
+    confirmed: Submission | None
+    entries: dict[int, SubmissionEntry] = field(default_factory=dict)
+
+    @property
+    def shown(self) -> Submission | None:
+        return self.confirmed or self.latest
+
+    @property
+    def awaiting_confirmation(self) -> Submission | None:
+        """The newest version when it is not the confirmed one: what the confirm button confirms."""
+        if self.latest is not None and not self.latest.confirmed:
+            return self.latest
+        return None
+
+    def rows(self) -> list[tuple[Seat, SubmissionEntry | None]]:
+        return [(seat, self.entries.get(seat.registration_id)) for seat in self.seats]
+
+
+def table_views(round_: Round) -> list[TableView]:
+    """Every table of the round with its seats and the version shown (four queries)."""
+    views = []
+    for table in round_tables(round_):
+        submissions = list(table.submissions.all())  # newest first
+        confirmed = next((s for s in submissions if s.confirmed), None)
+        view = TableView(
+            table=table,
+            seats=list(table.seats.all()),
+            latest=submissions[0] if submissions else None,
+            confirmed=confirmed,
+        )
+        if view.shown is not None:
+            view.entries = {e.registration_id: e for e in view.shown.entries.all()}
+        views.append(view)
+    return views
+
+
+@dataclass(frozen=True)
+class RoundLine:
+    """A round in the list of rounds: its tables counted by status."""
+
+    round: Round
+    counts: dict[str, int]
+
+    @property
+    def tables(self) -> int:
+        return sum(self.counts.values())
+
+
+def round_overview(tournament: Tournament) -> list[RoundLine]:
+    """Every round of the tournament with its tables counted by status (two queries)."""
+    rounds = list(tournament.rounds.order_by("number"))
+    per_round: dict[int, dict[str, int]] = {r.pk: dict.fromkeys(Table.Status.values, 0) for r in rounds}
+    statuses = Table.objects.filter(round__tournament=tournament).values_list("round_id", "status")
+    for round_id, status in statuses:
+        per_round[round_id][status] += 1
+    return [RoundLine(round=r, counts=per_round[r.pk]) for r in rounds]
+
+
+def seats_by_name(round_: Round) -> QuerySet[Seat]:
+    """The round's seats by player name, for choosing two players to swap."""
+    return (
+        Seat.objects.filter(round=round_)
+        .select_related("registration__player", "table")
+        .order_by("registration__player__last_name", "registration__player__first_name")
+    )
+
+
+def next_table_needing_result(round_: Round, after: int) -> Table | None:
+    """The next table (by number, wrapping round) without a confirmed result."""
+    pending = list(round_.tables.exclude(status=Table.Status.CONFIRMED).order_by("number"))
+    later = [t for t in pending if t.number > after]
+    return (later or pending or [None])[0]

@@ -1,0 +1,76 @@
+"""Standings as CSV (German Excel reads `;` and UTF-8 with BOM) and as XLSX via openpyxl."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from engine.standings import TIEBREAKS
+from tournament.standings.tables import StandingsData, rank_label
+
+
+def standings_header(data: StandingsData) -> list[str]:
+    return [
+        _("Place"),
+        _("No."),
+        _("Name"),
+        _("Club"),
+        *(_("R%(n)s") % {"n": number} for number in data.rounds),
+        _("Total"),
+        _("Rounds won"),
+        *(_(TIEBREAKS[key].label) for key in data.tiebreaks if key != "rounds_won"),
+    ]
+
+
+def standings_lines(data: StandingsData, rows: list[dict[str, Any]]) -> list[list[Any]]:
+    """Header plus one list per player; empty cells for rounds a player missed."""
+    lines: list[list[Any]] = [standings_header(data)]
+    for row in rows:
+        lines.append(
+            [
+                rank_label(row["rank"]),
+                row["start_number"],
+                row["name"],
+                row["club"],
+                *(row[f"r{number}"] for number in data.rounds),
+                row["total"],
+                row["rounds_won"],
+                *(row[f"tb_{key}"] for key in data.tiebreaks if key != "rounds_won"),
+            ]
+        )
+    return lines
+
+
+def standings_csv(data: StandingsData, rows: list[dict[str, Any]]) -> bytes:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
+    for line in standings_lines(data, rows):
+        writer.writerow(["" if value is None else value for value in line])
+    return buffer.getvalue().encode("utf-8-sig")
+
+
+def standings_xlsx(data: StandingsData, rows: list[dict[str, Any]], *, title: str) -> bytes:
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+
+    workbook = Workbook()
+    sheet = workbook.active
+    sheet.title = _("Standings")[:31]
+    sheet.append([title])
+    sheet["A1"].font = Font(bold=True, size=13)
+    lines = standings_lines(data, rows)
+    sheet.append(lines[0])
+    for cell in sheet[2]:
+        cell.font = Font(bold=True)
+    for line in lines[1:]:
+        sheet.append(line)
+    sheet.freeze_panes = "A3"
+    widths = {"A": 7, "B": 6, "C": 28, "D": 24}
+    for column, width in widths.items():
+        sheet.column_dimensions[column].width = width
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()

@@ -1,0 +1,105 @@
+"""The tournament's settings form: name, date and every format setting."""
+
+from __future__ import annotations
+
+from itertools import permutations
+from typing import Any
+
+from django import forms
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.utils.translation import gettext_lazy as _
+
+from engine.scoring import EndRule
+from engine.standings import DEFAULT_TIEBREAKS, TIEBREAKS
+from tournament.models import Tournament
+
+from ..clock.selectors import MAX_CLOCK_MINUTES
+
+DATE_INPUTS = ["%d.%m.%Y", "%Y-%m-%d", "%d.%m.%y"]
+
+# The server's limits for the tournament's numbers. SQLite does not enforce the columns' integer
+# ranges, so without these a typo like 60000 rounds would be stored as it is.
+TOURNAMENT_LIMITS: dict[str, tuple[int, int]] = {
+    "rounds_total": (1, 50),
+    "table_size": (2, 10),
+    "table_min": (2, 10),
+    "table_max": (2, 10),
+    "threshold": (1, 100_000),
+    "time_limit_minutes": (1, MAX_CLOCK_MINUTES),
+}
+
+
+def tiebreak_choices() -> list[tuple[str, str]]:
+    """Every ordered selection of the engine's tie-breaks, e.g. 'Rounds won, then Worst round'."""
+    keys = list(TIEBREAKS)
+    choices: list[tuple[str, str]] = []
+    for length in range(len(keys), 0, -1):
+        for order in permutations(keys, length):
+            label = _(", then ").join(str(_(TIEBREAKS[key].label)) for key in order)
+            choices.append((",".join(order), label))
+    return choices
+
+
+class TournamentForm(forms.ModelForm):
+    """Name, date and every format setting; the checks mirror the database constraints."""
+
+    tiebreak_order = forms.ChoiceField(
+        label=_("Tie-break order"),
+        choices=tiebreak_choices,
+        help_text=_("Players still equal after these share the place."),
+    )
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "name",
+            "date",
+            "venue",
+            "rounds_total",
+            "table_size",
+            "table_min",
+            "table_max",
+            "fill",
+            "scoring",
+            "end_rule",
+            "threshold",
+            "missed_rounds",
+            "time_limit_minutes",
+            "require_second_entry",
+            "public",
+            "separate_clubs",
+            "plan_all_rounds",
+        ]
+        widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["date"].input_formats = DATE_INPUTS
+        for name, (low, high) in TOURNAMENT_LIMITS.items():
+            field = self.fields[name]
+            field.min_value, field.max_value = low, high
+            field.validators += [MinValueValidator(low), MaxValueValidator(high)]
+            field.widget.attrs.update(min=low, max=high)
+        instance = kwargs.get("instance")
+        order = (instance.tiebreaks if instance is not None else None) or list(DEFAULT_TIEBREAKS)
+        self.initial.setdefault("tiebreak_order", ",".join(order))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        size, low, high = data.get("table_size"), data.get("table_min"), data.get("table_max")
+        if None not in (size, low, high) and not 2 <= low <= size <= high <= 10:
+            # A field error also keeps the model's check constraint from repeating the message.
+            self.add_error(
+                "table_min", _("Table sizes must satisfy 2 ≤ smallest ≤ preferred ≤ largest ≤ 10.")
+            )
+        if data.get("end_rule") == EndRule.THRESHOLD and not data.get("threshold"):
+            self.add_error("threshold", _("Set the total at which the tournament ends."))
+        order = data.get("tiebreak_order") or ""
+        data["tiebreaks"] = [key for key in order.split(",") if key]
+        return data
+
+    def settings(self) -> dict[str, Any]:
+        """The cleaned values as keyword arguments for the tournament services."""
+        values = {name: self.cleaned_data[name] for name in self.Meta.fields}
+        values["tiebreaks"] = self.cleaned_data["tiebreaks"]
+        return values

@@ -1,0 +1,114 @@
+"""Writes of a tournament itself: create, change its settings, its logo, delete it."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from datetime import date
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import UploadedFile
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournament.models import Submission, Tournament
+
+from ..audit.actions import AuditAction
+from ..audit.services import audit
+
+logger = logging.getLogger(__name__)
+
+
+TOURNAMENT_SETTINGS = (
+    "name", "date", "venue", "rounds_total", "table_size", "table_min", "table_max", "fill", "scoring",
+    "end_rule", "threshold", "tiebreaks", "missed_rounds", "time_limit_minutes", "deck", "separate_clubs",
+    "plan_all_rounds", "require_second_entry", "public",
+)
+
+
+def tournament_snapshot(tournament: Tournament) -> dict[str, Any]:
+    data = {name: getattr(tournament, name) for name in TOURNAMENT_SETTINGS}
+    data["date"] = data["date"].isoformat() if isinstance(data["date"], date) else data["date"]
+    return data
+
+
+@transaction.atomic
+def tournament_create(*, user, **fields: Any) -> Tournament:
+    tournament = Tournament(**fields)
+    tournament.full_clean()
+    tournament.save()
+    tournament.organizers.add(user)
+    audit(
+        tournament=tournament, user=user, action=AuditAction.TOURNAMENT_CREATE,
+        after=tournament_snapshot(tournament),
+    )
+    return tournament
+
+
+@transaction.atomic
+def tournament_update(*, tournament: Tournament, user, changes: Mapping[str, Any]) -> Tournament:
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    before = tournament_snapshot(locked)
+    if changes.get("scoring", locked.scoring) != locked.scoring and Submission.objects.filter(
+        table__round__tournament=locked
+    ).exists():
+        # Every stored version carries its round scores, computed with the scoring of its time.
+        raise ValidationError(_("The scoring cannot change once results have been entered."))
+    seated = locked.rounds.count()
+    if changes.get("rounds_total", locked.rounds_total) < seated:
+        raise ValidationError(
+            _("%(count)s rounds have been seated already; the tournament cannot have fewer.")
+            % {"count": seated}
+        )
+    for name, value in changes.items():
+        setattr(tournament, name, value)
+    tournament.full_clean()
+    tournament.save()
+    after = tournament_snapshot(tournament)
+    changed = {k: v for k, v in after.items() if before.get(k) != v}
+    if changed:
+        audit(
+            tournament=tournament, user=user, action=AuditAction.TOURNAMENT_UPDATE,
+            before={k: before[k] for k in changed}, after=changed,
+        )
+    return tournament
+
+
+
+@transaction.atomic
+def tournament_delete(*, tournament: Tournament, user) -> None:
+    """Delete a tournament with its rounds, results and audit log; players and clubs stay for the next one.
+
+    The audit log goes with the tournament, so the deletion itself is written to the server log.
+    """
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    logger.info(
+        "tournament %s (%s) deleted by %s", tournament.pk, tournament.name,
+        user.get_username() if user is not None and user.is_authenticated else "-",
+    )
+    tournament.delete()
+
+
+
+
+@transaction.atomic
+def tournament_set_logo(*, tournament: Tournament, user, logo: UploadedFile | None) -> Tournament:
+    """Store (or, with None, remove) the club logo printed on the certificates.
+
+    The replaced file is deleted only once the change is committed, so a rollback keeps it.
+    """
+    old_name = tournament.logo.name or ""
+    storage = tournament.logo.storage
+    if logo is not None:
+        tournament.logo.save(logo.name, logo, save=False)
+    else:
+        tournament.logo = ""
+    tournament.save(update_fields=["logo"])
+    new_name = tournament.logo.name or ""
+    if old_name and old_name != new_name:
+        transaction.on_commit(lambda: storage.delete(old_name))
+    audit(
+        tournament=tournament, action=AuditAction.TOURNAMENT_LOGO, user=user, before=old_name, after=new_name
+    )
+    return tournament

@@ -1,0 +1,308 @@
+"""Players of a tournament: add in place, edit, withdraw and readmit, import from files, check in."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core import signing
+from django.core.exceptions import ValidationError
+from django.db.models import Q
+from django.shortcuts import get_object_or_404, redirect
+from django.utils.functional import cached_property
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from tournament.models import Club, Player, Registration
+from tournament.players.forms import ImportForm, PlayerForm
+from tournament.players.imports import ImportRow, parse_upload
+from tournament.players.selectors import known_players, registration_counts, registrations
+from tournament.players.services import (
+    player_register,
+    player_register_known,
+    players_import,
+    registration_check_in,
+    registration_readmit,
+    registration_update,
+    registration_withdraw,
+)
+
+from .base import OrganizerAction, OrganizerFormPage, OrganizerPage, error_text
+
+IMPORT_SALT = "tournament.players_import"
+
+
+def known_player_groups(tournament, user) -> list[tuple[str, list[Player]]]:
+    """Players of earlier tournaments, grouped by club, for adding with one click."""
+    groups: dict[str, list[Player]] = {}
+    for player in known_players(tournament, user):
+        groups.setdefault(player.club_name, []).append(player)
+    return sorted(groups.items(), key=lambda item: (item[0] == "", item[0].casefold()))
+
+
+class PlayersView(OrganizerPage):
+    """The list, the add form and the known players; htmx swaps the whole section after every change."""
+
+    template_name = "tournament/organizer/players.html"
+    section = "players"
+    form: PlayerForm | None = None
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context.update(
+            registrations=registrations(self.tournament),
+            form=self.form or PlayerForm(),
+            known_groups=known_player_groups(self.tournament, self.request.user),
+            clubs=Club.objects.order_by("name").values_list("name", flat=True),
+            counts=registration_counts(self.tournament),
+        )
+        return context
+
+    def section_response(self, form: PlayerForm | None = None):
+        """Full page for plain requests, the players section for htmx."""
+        self.form = form
+        if self.request.htmx:
+            return self.render_partial("section")
+        return self.render_to_response(self.get_context_data())
+
+
+class PlayerAddView(PlayersView):
+    """Add one typed player, one known player (`known_player`), or a whole known club (`known_club`)."""
+
+    http_method_names = ["post"]
+
+    def post(self, request, *args, **kwargs):
+        tournament, user = self.tournament, request.user
+        check_in = bool(request.POST.get("check_in"))
+        if "known_player" in request.POST or "known_club" in request.POST:
+            known = {p.pk: p for p in known_players(tournament, user)}
+            if "known_player" in request.POST:
+                chosen = [known.get(int(pk)) for pk in request.POST.getlist("known_player") if pk.isdigit()]
+            else:
+                club = request.POST["known_club"]
+                chosen = [p for p in known.values() if p.club_name == club]
+            added = 0
+            for player in filter(None, chosen):
+                try:
+                    player_register_known(
+                        tournament=tournament, user=user, player=player, check_in=check_in
+                    )
+                    added += 1
+                except ValidationError as exc:
+                    messages.error(request, error_text(exc))
+            messages.success(
+                request,
+                ngettext("%(count)s player added.", "%(count)s players added.", added) % {"count": added},
+            )
+            return self.section_response()
+        form = PlayerForm(request.POST)
+        if not form.is_valid():
+            return self.section_response(form)
+        try:
+            reg = player_register(
+                tournament=tournament, user=user, check_in=check_in, **form.player_fields()
+            )
+        except ValidationError as exc:
+            form.add_error(None, error_text(exc))
+            return self.section_response(form)
+        messages.success(
+            request,
+            _("%(name)s has start number %(number)s.")
+            % {"name": reg.player.name, "number": reg.start_number},
+        )
+        return self.section_response()
+
+
+class PlayerEditView(OrganizerFormPage):
+    template_name = "tournament/organizer/player_form.html"
+    section = "players"
+    form_class = PlayerForm
+
+    @cached_property
+    def registration(self) -> Registration:
+        return get_object_or_404(registrations(self.tournament), pk=self.kwargs["registration_pk"])
+
+    def get_form(self, form_class=None):
+        registration = self.registration
+        if self.request.method == "POST":
+            form = PlayerForm(self.request.POST)
+        else:
+            form = PlayerForm.for_player(registration.player)
+        form.registration = registration
+        return form
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["registration"] = context["form"].registration
+        context["clubs"] = Club.objects.order_by("name").values_list("name", flat=True)
+        return context
+
+    def form_valid(self, form):
+        try:
+            registration_update(
+                registration=form.registration, user=self.request.user, **form.player_fields()
+            )
+        except ValidationError as exc:
+            form.add_error(None, error_text(exc))
+            return self.form_invalid(form)
+        messages.success(self.request, _("Player saved."))
+        return redirect("organizer:players", self.tournament.pk)
+
+
+class RegistrationAction(OrganizerAction):
+    """Withdraw or readmit; answers htmx with the refreshed players section."""
+
+    def change(self, registration: Registration) -> None:
+        raise NotImplementedError
+
+    def post(self, request, *args, **kwargs):
+        registration = get_object_or_404(
+            Registration.objects.select_related("player__club"),
+            tournament=self.tournament,
+            pk=kwargs["registration_pk"],
+        )
+        try:
+            self.change(registration)
+        except ValidationError as exc:
+            self.fail(exc)
+        if request.htmx:
+            page = PlayersView(request=request, kwargs=kwargs, args=args)
+            page.tournament = self.tournament
+            return page.section_response()
+        return redirect("organizer:players", self.tournament.pk)
+
+
+class PlayerWithdrawView(RegistrationAction):
+    def change(self, registration):
+        registration_withdraw(registration=registration, user=self.request.user)
+        messages.success(
+            self.request,
+            _("%(name)s withdrawn: kept in the standings, not seated again.")
+            % {"name": registration.player.name},
+        )
+
+
+class PlayerReadmitView(RegistrationAction):
+    def change(self, registration):
+        registration_readmit(registration=registration, user=self.request.user)
+        messages.success(
+            self.request,
+            _("%(name)s is back and will be seated in the next round.") % {"name": registration.player.name},
+        )
+
+
+class PlayersImportView(OrganizerPage):
+    """Upload → preview with line-numbered errors → import the valid rows with one more click.
+
+    The preview carries the parsed rows in a signed field, so nothing is kept on the server meanwhile.
+    """
+
+    template_name = "tournament/organizer/players_import.html"
+    section = "players"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context.setdefault("form", ImportForm())
+        return context
+
+    def post(self, request, *args, **kwargs):
+        if "rows" in request.POST:
+            return self.import_rows(request)
+        form = ImportForm(request.POST, request.FILES)
+        if not form.is_valid():
+            return self.render_to_response(self.get_context_data(form=form))
+        upload = form.cleaned_data["file"]
+        result = parse_upload(upload.name, upload.read())
+        registered = {
+            (p.first_name.casefold(), p.last_name.casefold(), p.club_name.casefold())
+            for p in Player.objects.filter(registrations__tournament=self.tournament).select_related("club")
+        }
+        new_rows = [
+            r
+            for r in result.rows
+            if (r.first_name.casefold(), r.last_name.casefold(), r.club.casefold()) not in registered
+        ]
+        return self.render_to_response(
+            self.get_context_data(
+                form=form,
+                result=result,
+                filename=upload.name,
+                new_rows=new_rows,
+                already=len(result.rows) - len(new_rows),
+                signed_rows=signing.dumps([r.to_json() for r in new_rows], salt=IMPORT_SALT, compress=True),
+            )
+        )
+
+    def import_rows(self, request):
+        try:
+            rows = [ImportRow.from_json(d) for d in signing.loads(request.POST["rows"], salt=IMPORT_SALT)]
+        except signing.BadSignature:
+            messages.error(request, _("The preview was changed or is broken; upload the file again."))
+            return redirect("organizer:players_import", self.tournament.pk)
+        check_in = bool(request.POST.get("check_in"))
+        added, problems = players_import(
+            tournament=self.tournament, user=request.user, rows=rows, check_in=check_in
+        )
+        for line, error in problems:
+            messages.warning(request, _("Line %(line)s: %(error)s") % {"line": line, "error": error})
+        messages.success(
+            request,
+            ngettext("%(count)s player imported.", "%(count)s players imported.", added) % {"count": added},
+        )
+        return redirect("organizer:players", self.tournament.pk)
+
+
+class CheckinView(OrganizerPage):
+    """Search as you type; one tap checks a player in or out; the counts follow live."""
+
+    template_name = "tournament/organizer/checkin.html"
+    section = "checkin"
+
+    def matching(self, query: str):
+        regs = registrations(self.tournament).exclude(status=Registration.Status.WITHDRAWN)
+        query = query.strip()
+        if query.isdigit():
+            return regs.filter(start_number=int(query))
+        for word in query.split():
+            regs = regs.filter(
+                Q(player__first_name__icontains=word)
+                | Q(player__last_name__icontains=word)
+                | Q(player__club__name__icontains=word)
+            )
+        return regs
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        query = self.request.GET.get("q", "")
+        context.update(
+            query=query,
+            registrations=self.matching(query),
+            counts=registration_counts(self.tournament),
+        )
+        return context
+
+    def get(self, request, *args, **kwargs):
+        if request.htmx and request.htmx.target == "checkin-list":
+            return self.render_partial("list")
+        return super().get(request, *args, **kwargs)
+
+
+class CheckinToggleView(CheckinView):
+    http_method_names = ["post"]
+
+    def post(self, request, *args, **kwargs):
+        registration = get_object_or_404(
+            Registration.objects.select_related("player__club"),
+            tournament=self.tournament,
+            pk=kwargs["registration_pk"],
+        )
+        checked_in = registration.status != Registration.Status.CHECKED_IN
+        try:
+            registration = registration_check_in(
+                registration=registration, user=request.user, checked_in=checked_in
+            )
+        except ValidationError as exc:
+            messages.error(request, error_text(exc))
+        if request.htmx:
+            context = self.get_context_data()
+            context["reg"] = registration
+            return self.render_partial("row", context)
+        return redirect("organizer:checkin", self.tournament.pk)

@@ -1,0 +1,80 @@
+"""The organizer typing a table's paper sheet: the same form and service as the captain's phone."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect
+from django.utils.functional import cached_property
+from django.utils.translation import gettext as _
+
+from tournament import ratelimit
+from tournament.models import Seat, Submission, Table
+from tournament.results.forms import ResultForm
+from tournament.results.selectors import table_seats, table_versions
+from tournament.results.services import SubmitOutcome, result_submit
+from tournament.rounds.selectors import next_table_needing_result
+
+from .base import OrganizerPage, RoundMixin, error_text
+
+
+class TableResultView(RoundMixin, OrganizerPage):
+    """One row per seat; Enter saves and goes to the next table still without a confirmed result."""
+
+    template_name = "tournament/organizer/table_result.html"
+    section = "rounds"
+
+    @cached_property
+    def table(self) -> Table:
+        return get_object_or_404(
+            Table.objects.select_related("round__tournament"), round=self.round,
+            number=self.kwargs["table_number"],
+        )
+
+    @cached_property
+    def seats(self) -> list[Seat]:
+        return table_seats(self.table)
+
+    @cached_property
+    def shown(self) -> Submission | None:
+        """The version a correction starts from: the confirmed one, else the newest."""
+        versions = table_versions(self.table)
+        return next((s for s in versions if s.confirmed), versions[0] if versions else None)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        form = kwargs.get("form") or ResultForm.for_correction(seats=self.seats, submission=self.shown)
+        outcome: SubmitOutcome | None = kwargs.get("outcome")
+        rows, table_issues = form.rows(outcome.validation if outcome is not None else None)
+        context.update(
+            round=self.round,
+            table=self.table,
+            form=form,
+            rows=rows,
+            table_issues=table_issues,
+            needs_confirmation=bool(outcome and outcome.needs_confirmation),
+            shown=self.shown,
+            time_limit=bool(self.tournament.time_limit_minutes),
+            other_tables=self.round.tables.order_by("number"),
+        )
+        return context
+
+    def post(self, request, *args, **kwargs):
+        form = ResultForm(request.POST, seats=self.seats)
+        if not form.is_valid():
+            return self.render_to_response(self.get_context_data(form=form), status=422)
+        try:
+            outcome = result_submit(
+                table=self.table, **form.report(), seated=self.seats, source=Submission.Source.ORGANIZER,
+                user=request.user, ip_address=ratelimit.recorded_address(request),
+            )
+        except ValidationError as exc:
+            messages.error(request, error_text(exc))
+            return redirect(self.round_url())
+        if not outcome.stored:
+            return self.render_to_response(self.get_context_data(form=form, outcome=outcome), status=422)
+        messages.success(request, _("Table %(n)s saved.") % {"n": self.table.number})
+        following = next_table_needing_result(self.round, self.table.number)
+        if following is None:
+            return redirect(self.round_url())
+        return redirect("organizer:table_result", self.tournament.pk, self.round.number, following.number)

@@ -1,0 +1,246 @@
+"""Rounds: seat with the engine, check and swap, publish, open, enter and confirm results, close, reopen."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from engine import seating
+from tournament.models import Registration, Round, Submission, Table
+from tournament.players.selectors import registration_counts
+from tournament.results.services import result_confirm
+from tournament.rounds.forms import SwapForm
+from tournament.rounds.selectors import (
+    TableView,
+    round_overview,
+    seating_history,
+    seating_plan_summary,
+    seats_by_name,
+    table_views,
+)
+from tournament.rounds.services import (
+    round_close,
+    round_open,
+    round_publish,
+    round_reopen,
+    round_seat,
+    round_swap,
+    seating_plan_create,
+)
+from tournament.standings.selectors import tournament_finished
+
+from .base import OrganizerAction, OrganizerPage, RoundMixin, error_text
+
+
+class RoundsView(OrganizerPage):
+    template_name = "tournament/organizer/rounds.html"
+    section = "rounds"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        rounds = round_overview(self.tournament)
+        last = rounds[-1].round if rounds else None
+        context.update(
+            rounds=[(line.round, line.counts, line.tables) for line in rounds],
+            last=last,
+            can_seat_next=last is None
+            or (last.status == Round.Status.CLOSED and not tournament_finished(self.tournament)),
+            next_number=len(rounds) + 1,
+            active_count=registration_counts(self.tournament)[Registration.Status.CHECKED_IN],
+        )
+        if self.tournament.plan_all_rounds:
+            played = sum(1 for line in rounds if line.round.status != Round.Status.DRAFT)
+            context.update(
+                plan=seating_plan_summary(self.tournament),
+                can_plan=played < self.tournament.rounds_total,
+                plan_from=played + 1,
+                draft=last if last is not None and last.status == Round.Status.DRAFT else None,
+            )
+        return context
+
+
+class SeatingPlanCreateView(OrganizerAction):
+    """Plan every round not yet played in one go, so the start cards can be printed."""
+
+    def post(self, request, *args, **kwargs):
+        try:
+            plan = seating_plan_create(tournament=self.tournament, user=request.user)
+        except ValidationError as exc:
+            self.fail(exc)
+        else:
+            numbers = sorted(int(number) for number in plan["rounds"])
+            figures = {
+                "first": numbers[0], "last": numbers[-1], "count": len(plan["players"]), "seed": plan["seed"],
+            }
+            messages.success(
+                request,
+                _("Rounds %(first)s to %(last)s planned for %(count)s players (seed %(seed)s).") % figures,
+            )
+        return redirect("organizer:rounds", self.tournament.pk)
+
+
+class RoundSeatView(OrganizerAction):
+    """Seat the next round (or draw the drafted one again), optionally from a seed the organizer types."""
+
+    def post(self, request, *args, **kwargs):
+        raw_seed = request.POST.get("seed", "").strip()
+        if raw_seed and not raw_seed.isdigit():
+            messages.error(request, _("The seed must be a whole number."))
+            return redirect("organizer:rounds", self.tournament.pk)
+        try:
+            round_ = round_seat(
+                tournament=self.tournament, user=request.user, seed=int(raw_seed) if raw_seed else None
+            )
+        except ValidationError as exc:
+            self.fail(exc)
+            return redirect("organizer:rounds", self.tournament.pk)
+        messages.success(
+            request,
+            _("Round %(n)s seated (seed %(seed)s). Check it, then publish.")
+            % {"n": round_.number, "seed": round_.seed},
+        )
+        return redirect("organizer:round", self.tournament.pk, round_.number)
+
+
+class RoundView(RoundMixin, OrganizerPage):
+    """One round; `round_status` serves the live status partial of the same template."""
+
+    template_name = "tournament/organizer/round.html"
+    section = "rounds"
+    partial = ""
+
+    def seating_check(self, tables: list[TableView]) -> dict:
+        """Repeat table-mates in this (drafted) seating, by name, from the engine's seating report."""
+        proposal = [[seat.registration_id for seat in view.seats] for view in tables]
+        history = seating_history(self.tournament, before_round=self.round.number)
+        report = seating.seating_report(history, proposal, self.tournament.table_size)
+        names = {
+            seat.registration_id: seat.registration.player.name for view in tables for seat in view.seats
+        }
+        return {
+            "report": report,
+            "repeats": [(names.get(a, a), names.get(b, b), times) for a, b, times in report.new_repeats],
+        }
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        round_ = self.round
+        tables = table_views(round_)
+        counts = {status: 0 for status in Table.Status.values}
+        for view in tables:
+            counts[view.table.status] += 1
+        context.update(
+            round=round_,
+            tables=tables,
+            counts=counts,
+            table_total=len(tables),
+            all_confirmed=bool(tables) and counts[Table.Status.CONFIRMED] == len(tables),
+            live=round_.status in (Round.Status.PUBLISHED, Round.Status.OPEN),
+        )
+        if round_.status == Round.Status.DRAFT and not self.partial:
+            context.update(self.seating_check(tables))
+            context["swap_form"] = kwargs.get("swap_form") or SwapForm(seats=self.swap_seats())
+        return context
+
+    def swap_seats(self):
+        return seats_by_name(self.round)
+
+    def get(self, request, *args, **kwargs):
+        if self.partial:
+            return self.render_partial(self.partial)
+        return super().get(request, *args, **kwargs)
+
+
+class RoundSwapView(RoundView):
+    http_method_names = ["post"]
+
+    def post(self, request, *args, **kwargs):
+        form = SwapForm(request.POST, seats=self.swap_seats())
+        if not form.is_valid():
+            return self.render_to_response(self.get_context_data(swap_form=form))
+        try:
+            round_swap(
+                round_=self.round,
+                user=request.user,
+                first=form.cleaned_data["first"],
+                second=form.cleaned_data["second"],
+            )
+        except ValidationError as exc:
+            messages.error(request, error_text(exc))
+        else:
+            messages.success(
+                request,
+                _("%(a)s and %(b)s swapped places.")
+                % {
+                    "a": form.cleaned_data["first"].registration.player.name,
+                    "b": form.cleaned_data["second"].registration.player.name,
+                },
+            )
+        return redirect(self.round_url())
+
+
+class RoundStatusAction(RoundMixin, OrganizerAction):
+    """Publish / open / close / reopen: one service call each, back to the round page."""
+
+    service = staticmethod(round_publish)
+    done = ""
+
+    def post(self, request, *args, **kwargs):
+        try:
+            self.service(round_=self.round, user=request.user)
+        except ValidationError as exc:
+            self.fail(exc)
+        else:
+            messages.success(request, self.done % {"n": self.round.number})
+        return redirect(self.round_url())
+
+
+class RoundPublishView(RoundStatusAction):
+    service = staticmethod(round_publish)
+    done = gettext_lazy("Round %(n)s published: the seating can be printed and shown.")
+
+
+class RoundOpenView(RoundStatusAction):
+    service = staticmethod(round_open)
+    done = gettext_lazy("Round %(n)s is open for results.")
+
+
+class RoundCloseView(RoundStatusAction):
+    service = staticmethod(round_close)
+    done = gettext_lazy("Round %(n)s closed; the standings count it now.")
+
+
+class RoundReopenView(RoundStatusAction):
+    service = staticmethod(round_reopen)
+    done = gettext_lazy("Round %(n)s reopened for corrections. Close it again when done.")
+
+
+class SubmissionConfirmView(OrganizerAction):
+    """Confirm a reported version with one click; with htmx the round's live status comes back."""
+
+    def post(self, request, *args, **kwargs):
+        submission = get_object_or_404(
+            Submission.objects.select_related("table__round"),
+            pk=kwargs["submission_pk"],
+            table__round__tournament=self.tournament,
+        )
+        round_ = submission.table.round
+        try:
+            result_confirm(submission=submission, user=request.user)
+        except ValidationError as exc:
+            self.fail(exc)
+        else:
+            messages.success(
+                request, _("Version %(version)s of table %(n)s confirmed.")
+                % {"version": submission.version, "n": submission.table.number},
+            )
+        if request.htmx:
+            view = RoundView(
+                request=request, args=(), kwargs={**kwargs, "number": round_.number}, partial="status"
+            )
+            view.tournament = self.tournament
+            return view.render_partial("status")
+        return redirect("organizer:round", self.tournament.pk, round_.number)

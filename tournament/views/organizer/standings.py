@@ -1,0 +1,76 @@
+"""Standings after any round: sortable, filtered by club, exported as CSV or XLSX."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django_tables2 import RequestConfig
+
+from tournament.standings.charts import chart_for_standings
+from tournament.standings.exports import standings_csv, standings_xlsx
+from tournament.standings.selectors import counted_rounds
+from tournament.standings.tables import StandingsData, StandingsTable, standings_data
+
+from .base import OrganizerPage
+
+
+class StandingsMixin:
+    def chosen_round(self) -> int | None:
+        raw = self.request.GET.get("after", "")
+        return int(raw) if raw.isdigit() else None
+
+    def data(self) -> StandingsData:
+        return standings_data(self.tournament, after_round=self.chosen_round())
+
+    def club(self) -> str:
+        return self.request.GET.get("club", "")
+
+
+class StandingsView(StandingsMixin, OrganizerPage):
+    template_name = "tournament/organizer/standings.html"
+    section = "standings"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        data, club = self.data(), self.club()
+        table = StandingsTable(data, data.filtered(club))
+        RequestConfig(self.request, paginate=False).configure(table)
+        # The club filter swaps only the table (htmx); another round reloads the page with its chart.
+        table_only = bool(self.request.htmx) and self.request.htmx.target == "standings-table"
+        context.update(
+            data=data,
+            table=table,
+            club=club,
+            closed_rounds=counted_rounds(self.tournament),
+            after=data.rounds[-1] if data.rounds else None,
+            chart_svg="" if table_only else chart_for_standings(data.rounds, data.lines),
+            missed_any=any(row["rounds_missed"] for row in data.rows),
+        )
+        return context
+
+    def get(self, request, *args, **kwargs):
+        if request.htmx and request.htmx.target == "standings-table":
+            return self.render_partial("table")
+        return super().get(request, *args, **kwargs)
+
+
+class StandingsExportView(StandingsMixin, OrganizerPage):
+    """`?format=xlsx` or CSV (the default), with the same round and club choice as the page."""
+
+    def get(self, request, *args, **kwargs):
+        data, club = self.data(), self.club()
+        rows = data.filtered(club)
+        after = data.rounds[-1] if data.rounds else 0
+        base = slugify(f"{self.tournament.name}-{_('standings')}-{after}") or "standings"
+        if request.GET.get("format") == "xlsx":
+            title = _("%(name)s: standings after round %(n)s") % {"name": self.tournament.name, "n": after}
+            response = HttpResponse(
+                standings_xlsx(data, rows, title=title),
+                content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            )
+            response["Content-Disposition"] = f'attachment; filename="{base}.xlsx"'
+            return response
+        response = HttpResponse(standings_csv(data, rows), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{base}.csv"'
+        return response

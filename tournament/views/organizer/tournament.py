@@ -1,0 +1,92 @@
+"""Create, see, change and delete a tournament."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.generic import FormView
+
+from tournament.models import Round
+from tournament.players.selectors import registration_counts
+from tournament.rounds.selectors import table_counts
+from tournament.tournaments.forms import TournamentForm
+from tournament.tournaments.services import tournament_create, tournament_delete, tournament_update
+
+from .base import OrganizerFormPage, OrganizerPage, error_text
+
+
+class TournamentCreateView(LoginRequiredMixin, FormView):
+    template_name = "tournament/organizer/tournament_create.html"
+    form_class = TournamentForm
+
+    def form_valid(self, form):
+        try:
+            tournament = tournament_create(user=self.request.user, **form.settings())
+        except ValidationError as exc:
+            form.add_error(None, error_text(exc))
+            return self.form_invalid(form)
+        messages.success(self.request, _("Tournament created. Now add the players."))
+        return redirect("organizer:players", tournament.pk)
+
+
+class TournamentOverviewView(OrganizerPage):
+    template_name = "tournament/organizer/overview.html"
+    section = "overview"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        tournament = self.tournament
+        counts = registration_counts(tournament)
+        rounds = list(tournament.rounds.order_by("number"))
+        current = rounds[-1] if rounds else None
+        context.update(
+            counts=counts,
+            registered=counts["total"],
+            rounds=rounds,
+            closed_rounds=sum(1 for r in rounds if r.status == Round.Status.CLOSED),
+            current=current,
+            table_counts=table_counts(current) if current else None,
+        )
+        return context
+
+
+class TournamentEditView(OrganizerFormPage):
+    template_name = "tournament/organizer/tournament_form.html"
+    form_class = TournamentForm
+    section = "settings"
+
+    def get_form_kwargs(self):
+        kwargs = super().get_form_kwargs()
+        kwargs["instance"] = self.tournament
+        return kwargs
+
+    def form_valid(self, form):
+        # The form wrote its values onto the instance while validating; the service re-reads the old ones.
+        tournament = self.tournament
+        try:
+            tournament_update(tournament=tournament, user=self.request.user, changes=form.settings())
+        except ValidationError as exc:
+            form.add_error(None, error_text(exc))
+            return self.form_invalid(form)
+        messages.success(self.request, _("Settings saved."))
+        return redirect("organizer:tournament", tournament.pk)
+
+
+class TournamentDeleteView(OrganizerPage):
+    """A confirmation page; the POST deletes the tournament (players and clubs stay)."""
+
+    template_name = "tournament/organizer/tournament_delete.html"
+    section = "settings"
+
+    def post(self, request, *args, **kwargs):
+        if request.POST.get("confirm_name", "").strip() != self.tournament.name:
+            messages.error(request, _("Type the tournament's name exactly to delete it."))
+            return redirect("organizer:tournament_delete", self.tournament.pk)
+        name = self.tournament.name
+        tournament_delete(tournament=self.tournament, user=request.user)
+        messages.success(request, _("The tournament “%(name)s” was deleted.") % {"name": name})
+        return redirect(reverse("home"))
