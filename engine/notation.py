@@ -1,4 +1,4 @@
-"""Card notation (RULES.md section 6): parse what a table typed, print it back canonically.
+"""Card notation (docs/rules.md §6): parse what a table typed, print it back canonically.
 
 Players type hands quickly and in German or English, so the parser is lenient about spelling,
 case and separators but strict about anything it cannot read: an unknown token is reported by
@@ -95,16 +95,6 @@ def _colour_aliases(deck: Deck) -> dict[str, str]:
     return aliases
 
 
-def name_tables(deck: Deck = CLASSIC) -> dict:
-    """The names this module reads, for a client that totals a hand as it is typed (the captain's
-    phone): one set of names, so the phone's running total never disagrees with the server."""
-    return {
-        "ranks": _rank_aliases(deck),
-        "colours": _colour_aliases(deck),
-        "phrases": [[*words, code] for words, code in PHRASES.items() if deck.has_rank(code)],
-    }
-
-
 def _read_word(word: str, ranks: dict[str, str], colours: dict[str, str]) -> tuple[str | None, str | None]:
     """Split one word into (colour, rank); rank None means a bare colour word, both None unknown.
 
@@ -122,6 +112,11 @@ def _read_word(word: str, ranks: dict[str, str], colours: dict[str, str]) -> tup
 
 def parse_hand(text: str, deck: Deck = CLASSIC) -> Hand:
     """Read a typed hand into canonical sorted order; raise NotationError naming a bad token."""
+    return sort_hand(read_cards(text, deck), deck)
+
+
+def read_cards(text: str, deck: Deck = CLASSIC) -> list[Card]:
+    """The cards of a typed hand in the order typed (the phone shows them so, one chip each)."""
     ranks, colours = _rank_aliases(deck), _colour_aliases(deck)
     tokens = _tokens(text or "")
     cards: list[Card] = []
@@ -186,7 +181,7 @@ def parse_hand(text: str, deck: Deck = CLASSIC) -> Hand:
         raise NotationError(colour_raw[0], "colour without a card")
     if count is not None:
         raise NotationError(" ".join(count_raw), "count without a card")
-    return sort_hand(cards, deck)
+    return cards
 
 
 def sort_hand(cards: list[Card] | tuple[Card, ...], deck: Deck = CLASSIC) -> Hand:
@@ -205,5 +200,5 @@ def format_hand(hand: Hand) -> str:
 
 
 def hand_value(hand: Hand, deck: Deck = CLASSIC) -> int:
-    """Points the cards are worth (RULES.md section 1)."""
+    """Points the cards are worth (docs/rules.md §1)."""
     return sum(deck.value(card) for card in hand)

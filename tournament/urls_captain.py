@@ -2,8 +2,9 @@
 
 from django.urls import path
 
-from .views.captain import CaptainTableView
+from .views.captain import CaptainHandView, CaptainTableView
 
 urlpatterns = [
     path("<str:token>/", CaptainTableView.as_view(), name="table"),
+    path("<str:token>/hand/", CaptainHandView.as_view(), name="hand"),
 ]

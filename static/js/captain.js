@@ -3,7 +3,7 @@
  * Progressive enhancement only: without this script the form is a plain POST that works.
  * Everything typed is kept in localStorage (keyed by the table's link) until the server lists the
  * report's idempotency key as stored; a dropped connection only shows a note, the form stays.
- * The server validates everything; the totals here are a convenience, never a rule.
+ * The server validates everything; even the running totals are read by the server (engine.notation).
  */
 (function () {
   "use strict";
@@ -13,122 +13,37 @@
     return el ? JSON.parse(el.textContent) : null;
   }
 
-  var deck = jsonData("captain-deck") || { colours: [], ranks: [], names: { ranks: {}, colours: {}, phrases: [] } };
-  /* The card names come from the server's notation (engine.notation.name_tables), never a copy. */
-  var RANKS = deck.names.ranks;
-  var COLOURS = deck.names.colours;
-  var PHRASES = deck.names.phrases;
-  var texts = jsonData("captain-texts") || {};
-  var values = {};
+  var deck = jsonData("captain-deck") || { colours: [], ranks: [] };
   var black = {};
-  deck.ranks.forEach(function (rank) {
-    values[rank.code] = rank.value;
-    black[rank.code] = rank.black;
-  });
+  deck.ranks.forEach(function (rank) { black[rank.code] = rank.black; });
 
-  function normalise(word) {
-    return word.toLowerCase().replace(/ä/g, "ae").replace(/ö/g, "oe").replace(/ü/g, "ue").replace(/ß/g, "ss");
-  }
+  /* --- one player's hand: chips and total, read by the server ------------------------------
+     The server reads the notation (engine.notation) and answers with the chips and the total, so
+     the phone never has a grammar of its own that could disagree. Without a connection the
+     summary simply stays as it was; the report itself is checked when sent. */
 
-  /* Words of a hand; a multi-word name ("zieh 2", "wild draw four") becomes one word, but only
-     within a run of spaces, as on the server: "W, 4" stays a Wild and a four. */
-  function splitWords(text) {
-    var result = [];
-    normalise(text).split(/[,;]+/).forEach(function (part) {
-      var parts = part.split(/\s+/).filter(Boolean);
-      for (var i = 0; i < parts.length; i++) {
-        var matched = null;
-        PHRASES.forEach(function (phrase) {
-          var size = phrase.length - 1;
-          if ((!matched || size > matched.size) && parts.slice(i, i + size).join(" ") === phrase.slice(0, size).join(" ")) {
-            matched = { size: size, code: phrase[size] };
-          }
-        });
-        if (matched) { result.push(matched.code.toLowerCase()); i += matched.size - 1; }
-        else { result.push(parts[i]); }
-      }
-    });
-    return result;
-  }
-
-  /* --- reading a hand (a lenient subset of the server's notation) -------------------------- */
-
-  function readWord(word) {
-    if (RANKS[word]) { return { rank: RANKS[word] }; }
-    if (COLOURS[word]) { return { colour: COLOURS[word] }; }
-    var prefixes = Object.keys(COLOURS).sort(function (a, b) { return b.length - a.length; });
-    for (var i = 0; i < prefixes.length; i++) {
-      var rest = word.slice(prefixes[i].length);
-      if (word.indexOf(prefixes[i]) === 0 && RANKS[rest]) {
-        return { colour: COLOURS[prefixes[i]], rank: RANKS[rest] };
-      }
-    }
-    return null;
-  }
-
-  function parseHand(text) {
-    var words = splitWords(text);
-    var cards = [];
-    var count = 1;
-    var colour = null;
-    for (var i = 0; i < words.length; i++) {
-      var word = words[i];
-      var glued = /^(\d{1,3})[x×*](.*)$/.exec(word);
-      if (/^\d{1,3}$/.test(word) && words[i + 1] && /^[x×*]$/.test(words[i + 1])) {
-        count = parseInt(word, 10); i += 1; continue;
-      }
-      if (glued) {
-        count = parseInt(glued[1], 10); word = glued[2];
-        if (!word) { continue; }
-      }
-      var read = readWord(word);
-      if (!read) { return { ok: false, cards: cards }; }
-      if (!read.rank) { colour = read.colour; continue; }
-      var cardColour = black[read.rank] ? null : (read.colour || colour);
-      for (var c = 0; c < count; c++) { cards.push({ rank: read.rank, colour: cardColour }); }
-      count = 1; colour = null;
-    }
-    return { ok: true, cards: cards };
-  }
-
-  function cardText(card) { return (card.colour || "") + card.rank; }
-
-  /* --- one player's hand: chips, total, picker ------------------------------------------- */
+  var DEBOUNCE_MS = 250;
 
   function renderHand(player) {
     var input = player.querySelector(".cards-input");
     var summary = player.querySelector(".hand-summary");
     if (!input || !summary) { return; }
-    var parsed = parseHand(input.value);
-    var chips = summary.querySelector(".chips");
-    var total = summary.querySelector(".total");
-    chips.textContent = "";
-    parsed.cards.forEach(function (card, index) {
-      var chip = document.createElement("button");
-      chip.type = "button";
-      chip.className = "chip " + (card.colour ? "c-" + card.colour : (black[card.rank] ? "c-black" : ""));
-      chip.textContent = cardText(card);
-      chip.setAttribute("aria-label", (texts.remove || "Remove") + " " + cardText(card));
-      chip.addEventListener("click", function () {
-        var left = parseHand(input.value);
-        if (!left.ok) { return; }
-        left.cards.splice(index, 1);
-        setCards(player, left.cards.map(cardText).join(" "));
-      });
-      chips.appendChild(chip);
-    });
-    if (!input.value.trim()) {
-      total.textContent = "";
-    } else if (parsed.ok) {
-      var points = parsed.cards.reduce(function (sum, card) { return sum + (values[card.rank] || 0); }, 0);
-      total.className = "total";
-      total.textContent = (texts.total || "{points} points · {cards} cards")
-        .replace("{points}", points).replace("{cards}", parsed.cards.length);
-    } else {
-      total.className = "total unknown";
-      total.textContent = texts.unknown || "?";
-    }
-    summary.hidden = !input.value.trim();
+    var text = input.value;
+    if (!text.trim()) { summary.hidden = true; summary.textContent = ""; return; }
+    var asked = text;
+    fetch(summary.dataset.url + "?cards=" + encodeURIComponent(text), { credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (html) {
+        if (html === null || input.value !== asked) { return; }  // a newer keystroke is on its way
+        summary.innerHTML = html;
+        summary.hidden = false;
+      })
+      .catch(function () { /* offline: the total waits, the typed cards stay */ });
+  }
+
+  function scheduleHand(player) {
+    clearTimeout(player.handTimer);
+    player.handTimer = setTimeout(function () { renderHand(player); }, DEBOUNCE_MS);
   }
 
   function setCards(player, text) {
@@ -175,16 +90,14 @@
     var undo = player.querySelector("[data-undo]");
     if (undo) {
       undo.addEventListener("click", function () {
-        var parsed = parseHand(input.value);
-        if (parsed.ok) {
-          parsed.cards.pop();
-          setCards(player, parsed.cards.map(cardText).join(" "));
-        } else {
-          setCards(player, input.value.trim().split(/[\s,;]+/).slice(0, -1).join(" "));
-        }
+        setCards(player, input.value.trim().split(/[\s,;]+/).slice(0, -1).join(" "));
       });
     }
-    input.addEventListener("input", function () { renderHand(player); });
+    input.addEventListener("input", function () { scheduleHand(player); });
+    player.querySelector(".hand-summary").addEventListener("click", function (event) {
+      var chip = event.target.closest(".chip");
+      if (chip) { setCards(player, chip.dataset.without); }
+    });
     renderHand(player);
   }
 

@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from engine.notation import hand_value, parse_hand
 from engine.roles import table_roles
 from tests.factories import PlayerFactory, RegistrationFactory, SeatFactory, TableFactory
 from tests.tournament.conftest import report_data, seat_ids
@@ -282,3 +283,38 @@ def test_service_refuses_a_captain_report_after_confirmation(table, organizer):
         table=table, seats=seats, source=Submission.Source.ORGANIZER, user=organizer
     )
     assert organizer_fix.submission.version == 2 and organizer_fix.submission.confirmed
+
+
+# The running total: the phone asks the server, which reads the hand with engine.notation.
+HAND_EXAMPLES = [
+    ("wild 4", 50, 1),  # one Wild Draw Four
+    ("W, 4", 54, 2),  # a Wild and a four
+    ("rot 7, grün zieh 2, Joker", 77, 3),
+    ("2x7 R+2", 34, 3),
+    ("108x 1", 108, 108),  # the largest count the notation reads (a whole deck)
+    ("0012 x 1", 12, 12),  # four digits, as the server reads them (the phone once stopped at three)
+]
+
+
+@pytest.mark.parametrize(("typed", "points", "cards"), HAND_EXAMPLES)
+def test_running_total_is_the_engines_reading(client, table, typed, points, cards):
+    response = client.get(reverse("captain:hand", args=[table.token]), {"cards": typed})
+    assert response.status_code == 200 and response["Referrer-Policy"] == "no-referrer"
+    html = response.content.decode()
+    assert f"{points} points · {cards} card" in html
+    assert hand_value(parse_hand(typed)) == points and len(parse_hand(typed)) == cards
+    assert html.count('class="chip ') == cards
+
+
+def test_running_total_names_what_it_cannot_read_and_chips_remove_one_card(client, table):
+    hand_url = reverse("captain:hand", args=[table.token])
+    unknown = client.get(hand_url, {"cards": "R7 Kuh"}).content.decode()
+    assert "? (checked when sent)" in unknown and "Kuh" in unknown and "points" not in unknown
+    too_many = client.get(hand_url, {"cards": "109x R7"}).content.decode()
+    assert "? (checked when sent)" in too_many and "points" not in too_many
+    chips = client.get(hand_url, {"cards": "R7 Rev W 9"}).content.decode()
+    assert 'data-without="R7 Rev W"' in chips and 'data-without="Rev W 9"' in chips  # typed order kept
+
+
+def test_running_total_of_an_unknown_link_is_not_found(client):
+    assert client.get(reverse("captain:hand", args=["no-such-link"]), {"cards": "R7"}).status_code == 404

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
-from tournament.models import Player, Registration, Tournament
+from tournament.models import Club, Player, Registration, Tournament
 
 
 def registrations(tournament: Tournament) -> QuerySet[Registration]:
@@ -40,3 +40,31 @@ def known_players(tournament: Tournament, user) -> list:
         .distinct()
         .order_by("club__name", "last_name", "first_name")
     )
+
+
+def checkin_matches(tournament: Tournament, query: str) -> QuerySet[Registration]:
+    """Players not withdrawn whose start number is the query, or whose name or club has every word."""
+    regs = registrations(tournament).exclude(status=Registration.Status.WITHDRAWN)
+    query = query.strip()
+    if query.isdigit():
+        return regs.filter(start_number=int(query))
+    for word in query.split():
+        regs = regs.filter(
+            Q(player__first_name__icontains=word)
+            | Q(player__last_name__icontains=word)
+            | Q(player__club__name__icontains=word)
+        )
+    return regs
+
+
+def registered_keys(tournament: Tournament) -> set[tuple[str, str, str]]:
+    """(first name, last name, club), case-folded, of everyone registered: an import skips them."""
+    return {
+        (p.first_name.casefold(), p.last_name.casefold(), p.club_name.casefold())
+        for p in Player.objects.filter(registrations__tournament=tournament).select_related("club")
+    }
+
+
+def club_names() -> QuerySet:
+    """Every club typed so far, for the club field's suggestions."""
+    return Club.objects.order_by("name").values_list("name", flat=True)

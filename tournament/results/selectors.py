@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Sequence
 
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Max, Prefetch, Q
 
 from tournament.models import Seat, Submission, SubmissionEntry, Table
 
@@ -59,3 +60,10 @@ def entries_signature(submission: Submission, entries: Sequence[SubmissionEntry]
     entries = submission.entries.all() if entries is None else entries
     lines = sorted((e.registration_id, e.hand_points, e.went_out) for e in entries)
     return (*lines, submission.stopped_by_time)
+
+
+def table_fingerprint(table: Table) -> str:
+    """Changes whenever the table reports, is confirmed or gets a new link (the history page polls it)."""
+    figures = table.submissions.aggregate(versions=Count("id"), confirmed=Max("confirmed_at"))
+    state = repr((table.status, table.token, table.round.status, sorted(figures.items())))
+    return f"{zlib.crc32(state.encode()):08x}"

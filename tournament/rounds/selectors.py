@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import zlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, Max, Prefetch, QuerySet
 
 from engine.seating import Round as SeatingRound
 from engine.seating import SeatingPlayer, SeatingReport, schedule_stats
@@ -164,3 +165,15 @@ def next_table_needing_result(round_: Round, after: int) -> Table | None:
     pending = list(round_.tables.exclude(status=Table.Status.CONFIRMED).order_by("number"))
     later = [t for t in pending if t.number > after]
     return (later or pending or [None])[0]
+
+
+def round_fingerprint(round_: Round) -> str:
+    """Changes whenever a table of the round reports, is confirmed or gets a new link."""
+    figures = round_.tables.aggregate(
+        versions=Count("submissions"),
+        newest=Max("submissions__id"),
+        confirmed=Max("submissions__confirmed_at"),
+    )
+    tables = round_.tables.order_by("number").values_list("number", "status", "token")
+    state = repr((round_.status, sorted(figures.items()), list(tables)))
+    return f"{zlib.crc32(state.encode()):08x}"

@@ -7,6 +7,8 @@ pages, and every response tells the browser not to cache it or pass the link on 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
@@ -17,12 +19,19 @@ from django.utils.translation import gettext as _
 from django.views import View
 from django.views.decorators.cache import never_cache
 
-from engine.cards import get_deck
-from engine.notation import name_tables
+from engine.cards import Card, get_deck
+from engine.notation import NotationError, format_card, format_hand, hand_value, read_cards
 from tournament import ratelimit
 from tournament.clock.selectors import may_report_stopped_by_time
 from tournament.models import Round, Seat, Submission, Table
-from tournament.results.forms import CONFIRM_FIELD, KEY_FIELD, OUTCOME_FIELD, STOPPED_BY_TIME, ResultForm
+from tournament.results.forms import (
+    CONFIRM_FIELD,
+    KEY_FIELD,
+    MAX_CARDS_LENGTH,
+    OUTCOME_FIELD,
+    STOPPED_BY_TIME,
+    ResultForm,
+)
 from tournament.results.selectors import table_by_token, table_seats, table_versions, version_entries
 from tournament.results.services import RefusalCode, SubmitOutcome, result_submit
 
@@ -125,11 +134,6 @@ class CaptainTableView(View):
             "stored_keys": [s.idempotency_key for s in self.versions if s.idempotency_key],
             "fingerprint": table_fingerprint(table, len(self.versions)),
             "deck": deck_data(round_.tournament.deck),
-            "texts": {
-                "total": _("{points} points · {cards} cards"),
-                "unknown": _("? (checked when sent)"),
-                "remove": _("Remove"),
-            },
             "field_names": {
                 "outcome": OUTCOME_FIELD, "time": STOPPED_BY_TIME, "key": KEY_FIELD, "confirm": CONFIRM_FIELD,
             },
@@ -229,13 +233,57 @@ class CaptainTableView(View):
 
 
 def deck_data(key: str) -> dict:
-    """The deck for the card picker and the page's running total (values come from the engine)."""
+    """The deck for the card picker (codes and colours only; the server reads and totals hands)."""
     deck = get_deck(key)
     return {
         "colours": list(deck.colours),
-        "ranks": [
-            {"code": spec.code, "value": spec.value, "black": spec.is_black, "label": spec.label}
-            for spec in deck.ranks
-        ],
-        "names": name_tables(deck),
+        "ranks": [{"code": spec.code, "black": spec.is_black} for spec in deck.ranks],
     }
+
+
+@dataclass(frozen=True)
+class Chip:
+    """One card of a typed hand: its short text, and the hand as typed without it (tapping removes it)."""
+
+    card: Card
+    without: str
+
+    @property
+    def text(self) -> str:
+        return format_card(self.card)
+
+    @property
+    def css(self) -> str:
+        return f"c-{self.card.colour}" if self.card.colour else "c-black"
+
+
+@method_decorator(never_cache, name="dispatch")
+class CaptainHandView(View):
+    """The running total under a player's cards, computed by engine.notation as the captain types
+    (the page asks, debounced): the phone never reads the notation itself, so it cannot disagree."""
+
+    def get(self, request: HttpRequest, token: str) -> HttpResponse:
+        if ratelimit.is_blocked(request):
+            return _private(HttpResponse(status=429))
+        table = table_by_token(token)
+        if table is None:
+            ratelimit.record_wrong_token(request)
+            return _private(HttpResponse(status=404))
+        deck = get_deck(table.round.tournament.deck)
+        text = request.GET.get("cards", "")[:MAX_CARDS_LENGTH]
+        context: dict = {"typed": bool(text.strip())}
+        try:
+            cards = read_cards(text, deck)
+        except NotationError as exc:
+            context.update(ok=False, problem=exc.token)
+        else:
+            context.update(
+                ok=True,
+                points=hand_value(tuple(cards), deck),
+                count=len(cards),
+                chips=[
+                    Chip(card=card, without=format_hand(tuple(cards[:n] + cards[n + 1 :])))
+                    for n, card in enumerate(cards)
+                ],
+            )
+        return _private(render(request, "tournament/captain/_hand.html", context))

@@ -1,7 +1,6 @@
-from django.db.models import Count, Q
 from django.views.generic import ListView
 
-from tournament.models import Tournament
+from tournament.tournaments.selectors import managed_tournament_ids, visible_tournaments
 
 
 class HomeView(ListView):
@@ -11,25 +10,9 @@ class HomeView(ListView):
     context_object_name = "tournaments"
 
     def get_queryset(self):
-        user = self.request.user
-        tournaments = Tournament.objects.all()
-        if not user.is_superuser:
-            visible = Q(public=True) | Q(organizers=user) if user.is_authenticated else Q(public=True)
-            tournaments = tournaments.filter(visible).distinct()
-        return (
-            tournaments
-            .annotate(player_count=Count("registrations", distinct=True))
-            .order_by("-date", "name")
-        )
+        return visible_tournaments(self.request.user)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        user = self.request.user
-        context["managed_ids"] = (
-            set(Tournament.objects.values_list("pk", flat=True))
-            if user.is_superuser
-            else set(user.organized_tournaments.values_list("pk", flat=True))
-            if user.is_authenticated
-            else set()
-        )
+        context["managed_ids"] = managed_tournament_ids(self.request.user)
         return context

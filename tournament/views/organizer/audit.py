@@ -9,31 +9,10 @@ from django.core.paginator import Paginator
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
 
+from tournament.audit.actions import AuditAction
+from tournament.audit.selectors import audit_entries, round_numbers
 from tournament.models import AuditEntry
 from tournament.permissions import TournamentOrganizerMixin
-
-# What the services record (tournament/services.py and the feature modules); unknown codes are shown as is.
-ACTION_LABELS = {
-    "tournament_create": _("tournament created"),
-    "tournament_update": _("settings changed"),
-    "registration_add": _("player registered"),
-    "registration_update": _("player data changed"),
-    "check_in": _("checked in"),
-    "check_in_undo": _("check-in undone"),
-    "withdraw": _("withdrawn"),
-    "readmit": _("readmitted"),
-    "round_seat": _("seating drawn"),
-    "round_swap": _("players swapped"),
-    "round_publish": _("seating published"),
-    "round_open": _("round opened for results"),
-    "round_close": _("round closed"),
-    "round_reopen": _("round reopened"),
-    "round_delete": _("drafted round deleted"),
-    "token_new": _("new captain link"),
-    "result_submit": _("result submitted"),
-    "result_confirm": _("result confirmed"),
-    "tournament_restore": _("restored from a backup"),
-}
 
 # Keys of the recorded snapshots, in words.
 FIELD_LABELS = {
@@ -156,28 +135,23 @@ class AuditLogView(TournamentOrganizerMixin, TemplateView):
         round_number = _int_or_none(self.request.GET.get("round"))
         table_number = _int_or_none(self.request.GET.get("table"))
         action = self.request.GET.get("action", "")
-        entries = AuditEntry.objects.filter(tournament=self.tournament).select_related("round", "table")
-        if round_number is not None:
-            entries = entries.filter(round__number=round_number)
-        if table_number is not None:
-            entries = entries.filter(table__number=table_number)
-        if action in ACTION_LABELS:
-            entries = entries.filter(action=action)
-        entries = entries.order_by("-created_at", "-id")
+        entries = audit_entries(
+            self.tournament, round_number=round_number, table_number=table_number, action=action
+        )
         page = Paginator(entries, PAGE_SIZE).get_page(self.request.GET.get("page"))
-        rounds = list(self.tournament.rounds.order_by("number").values_list("number", flat=True))
+        rounds = round_numbers(self.tournament)
         context.update(
             page=page,
             lines=[
-                AuditLine(entry, str(ACTION_LABELS.get(entry.action, entry.action)),
+                AuditLine(entry, str(entry.get_action_display()),
                           entry_changes(entry.before, entry.after))
                 for entry in page.object_list
             ],
             rounds=rounds,
-            actions=sorted(((code, str(label)) for code, label in ACTION_LABELS.items()), key=lambda a: a[1]),
+            actions=sorted(((code, str(label)) for code, label in AuditAction.choices), key=lambda a: a[1]),
             selected_round=round_number,
             selected_table=table_number,
-            selected_action=action if action in ACTION_LABELS else "",
+            selected_action=action if action in AuditAction.values else "",
             filter_query=self.request.GET.copy(),
         )
         context["filter_query"].pop("page", None)

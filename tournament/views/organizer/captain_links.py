@@ -7,12 +7,10 @@ offers the one-click confirmation and a new link.
 
 from __future__ import annotations
 
-import zlib
 from dataclasses import dataclass
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.db.models import Count, Max, Prefetch
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
@@ -22,24 +20,12 @@ from engine.roles import table_roles
 from tournament.models import Round, Seat, Submission, SubmissionEntry, Table
 from tournament.permissions import TournamentOrganizerMixin
 from tournament.qr import absolute_url, qr_svg
-from tournament.results.selectors import entries_signature
+from tournament.results.selectors import entries_signature, table_fingerprint, table_history, table_seats
 from tournament.results.services import result_confirm
-from tournament.rounds.selectors import round_tables
+from tournament.rounds.selectors import round_fingerprint, round_tables
 from tournament.rounds.services import table_regenerate_token
 
 LINK_STATUSES = {Round.Status.PUBLISHED, Round.Status.OPEN, Round.Status.CLOSED}
-
-
-def round_fingerprint(round_: Round) -> str:
-    """Changes whenever a table of the round reports, is confirmed or gets a new link."""
-    figures = round_.tables.aggregate(
-        versions=Count("submissions"),
-        newest=Max("submissions__id"),
-        confirmed=Max("submissions__confirmed_at"),
-    )
-    tables = round_.tables.order_by("number").values_list("number", "status", "token")
-    state = repr((round_.status, sorted(figures.items()), list(tables)))
-    return f"{zlib.crc32(state.encode()):08x}"
 
 
 def poll_response(since: str, current: str) -> HttpResponse:
@@ -135,10 +121,7 @@ class TableDetailView(RoundMixin, TemplateView):
         return self.table
 
     def fingerprint(self) -> str:
-        table = self.table
-        figures = table.submissions.aggregate(versions=Count("id"), confirmed=Max("confirmed_at"))
-        state = repr((table.status, table.token, self.round.status, sorted(figures.items())))
-        return f"{zlib.crc32(state.encode()):08x}"
+        return table_fingerprint(self.table)
 
     def get(self, request, *args, **kwargs):
         self.load_table()
@@ -174,12 +157,8 @@ class TableDetailView(RoundMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         table = self.table
-        seats = list(table.seats.select_related("registration__player__club").order_by("position"))
-        submissions = list(
-            table.submissions.select_related("created_by", "confirmed_by")
-            .prefetch_related(Prefetch("entries", queryset=SubmissionEntry.objects.order_by("id")))
-            .order_by("version")
-        )
+        seats = table_seats(table)
+        submissions = table_history(table)
         by_version = {s.pk: {e.registration_id: e for e in s.entries.all()} for s in submissions}
         latest = {
             source: next((s for s in reversed(submissions) if s.source == source), None)

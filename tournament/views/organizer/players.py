@@ -5,16 +5,22 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core import signing
 from django.core.exceptions import ValidationError
-from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament.models import Club, Player, Registration
+from tournament.models import Player, Registration
 from tournament.players.forms import ImportForm, PlayerForm
 from tournament.players.imports import ImportRow, parse_upload
-from tournament.players.selectors import known_players, registration_counts, registrations
+from tournament.players.selectors import (
+    checkin_matches,
+    club_names,
+    known_players,
+    registered_keys,
+    registration_counts,
+    registrations,
+)
 from tournament.players.services import (
     player_register,
     player_register_known,
@@ -51,7 +57,7 @@ class PlayersView(OrganizerPage):
             registrations=registrations(self.tournament),
             form=self.form or PlayerForm(),
             known_groups=known_player_groups(self.tournament, self.request.user),
-            clubs=Club.objects.order_by("name").values_list("name", flat=True),
+            clubs=club_names(),
             counts=registration_counts(self.tournament),
         )
         return context
@@ -132,7 +138,7 @@ class PlayerEditView(OrganizerFormPage):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         context["registration"] = context["form"].registration
-        context["clubs"] = Club.objects.order_by("name").values_list("name", flat=True)
+        context["clubs"] = club_names()
         return context
 
     def form_valid(self, form):
@@ -211,10 +217,7 @@ class PlayersImportView(OrganizerPage):
             return self.render_to_response(self.get_context_data(form=form))
         upload = form.cleaned_data["file"]
         result = parse_upload(upload.name, upload.read())
-        registered = {
-            (p.first_name.casefold(), p.last_name.casefold(), p.club_name.casefold())
-            for p in Player.objects.filter(registrations__tournament=self.tournament).select_related("club")
-        }
+        registered = registered_keys(self.tournament)
         new_rows = [
             r
             for r in result.rows
@@ -256,25 +259,12 @@ class CheckinView(OrganizerPage):
     template_name = "tournament/organizer/checkin.html"
     section = "checkin"
 
-    def matching(self, query: str):
-        regs = registrations(self.tournament).exclude(status=Registration.Status.WITHDRAWN)
-        query = query.strip()
-        if query.isdigit():
-            return regs.filter(start_number=int(query))
-        for word in query.split():
-            regs = regs.filter(
-                Q(player__first_name__icontains=word)
-                | Q(player__last_name__icontains=word)
-                | Q(player__club__name__icontains=word)
-            )
-        return regs
-
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         query = self.request.GET.get("q", "")
         context.update(
             query=query,
-            registrations=self.matching(query),
+            registrations=checkin_matches(self.tournament, query),
             counts=registration_counts(self.tournament),
         )
         return context
