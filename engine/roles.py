@@ -1,4 +1,4 @@
-"""Who deals and who starts at a table (RULES.md section 2, Leonharder rules).
+"""Who deals and who starts at a table (docs/rules.md §2, Leonharder rules).
 
 The oldest player shuffles and deals, the youngest starts. Birth data may be a full date or only a
 year; a role is decided only where the data decides it for sure, otherwise the table decides.

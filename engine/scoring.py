@@ -1,4 +1,4 @@
-"""Round scores and the end of a tournament (RULES.md section 3).
+"""Round scores and the end of a tournament (docs/rules.md §3).
 
 The Leonharder format (minus points, lowest total wins) is the default; the official Mattel
 scoring (winner collects) is an option, so both live behind one small enum.

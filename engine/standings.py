@@ -1,4 +1,4 @@
-"""Tournament standings: totals, missed rounds and tie-breaks (RULES.md section 3).
+"""Tournament standings: totals, missed rounds and tie-breaks (docs/rules.md §3).
 
 Tie-breaks are a registry of small metric functions so an organiser can reorder or drop them
 per tournament without code changes; players still equal afterwards share a place (1, 2, 2, 4).

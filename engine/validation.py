@@ -1,4 +1,4 @@
-"""Validation of one table's end-of-round report (RULES.md section 5).
+"""Validation of one table's end-of-round report (docs/rules.md §5).
 
 Reports are typed by players at the table, so everything here is about catching typos early and
 explaining them: all problems are collected (never raised) and each names the player concerned.

@@ -1,4 +1,4 @@
-"""Card notation: the worked examples of RULES.md section 6, aliases, errors and round trips."""
+"""Card notation: the worked examples of docs/rules.md §6, aliases, errors and round trips."""
 
 import pytest
 from hypothesis import given

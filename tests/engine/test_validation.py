@@ -1,4 +1,4 @@
-"""Table report validation: every rule of RULES.md section 5, and properties over dealt hands."""
+"""Table report validation: every rule of docs/rules.md §5, and properties over dealt hands."""
 
 import pytest
 from hypothesis import given

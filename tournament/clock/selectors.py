@@ -95,6 +95,6 @@ def clock_state(round_: Round | None, now: datetime | None = None) -> ClockState
 
 
 def may_report_stopped_by_time(round_: Round, now: datetime | None = None) -> bool:
-    """A table may report the round as stopped by the time limit (RULES.md section 3): only when the
+    """A table may report the round as stopped by the time limit (docs/rules.md §2): only when the
     tournament plays with a time limit and this round's clock has run out."""
     return bool(round_.tournament.time_limit_minutes) and clock_expired(round_, now)

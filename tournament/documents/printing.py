@@ -123,7 +123,7 @@ def card_value_lines(deck_key: str) -> list[str]:
 
 
 def rules_reminder(tournament: Tournament) -> list[str]:
-    """The short rules printed on every table sheet (RULES.md sections 2 and 3)."""
+    """The short rules printed on every table sheet (docs/rules.md §2 and §3)."""
     lines = [
         _("7 cards each. The oldest player shuffles and deals, the youngest starts."),
         _("First card a special card (+2, +4, Wild, Skip, Reverse): it stays, turn up more cards "

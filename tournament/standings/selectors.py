@@ -85,7 +85,7 @@ def standings(
 def tournament_finished(
     tournament: Tournament, rounds: list[int] | None = None, lines: list[StandingLine] | None = None
 ) -> bool:
-    """After the last round, or, with a threshold, as soon as a total reaches it (RULES.md section 3).
+    """After the last round, or, with a threshold, as soon as a total reaches it (docs/rules.md §3).
 
     Pass the standings a page has already computed to save their queries.
     """

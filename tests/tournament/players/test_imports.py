@@ -8,7 +8,7 @@ from openpyxl import Workbook
 
 from tournament.players.imports import parse_csv, parse_upload, parse_xlsx
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
 
 
 def test_german_semicolon_cp1252_with_dates_and_years():
