@@ -37,11 +37,6 @@ import urllib.request
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from tournament.players.services import player_register
-from tournament.results.services import result_submit
-from tournament.rounds.services import round_close, round_open, round_publish, round_seat
-from tournament.tournaments.services import tournament_create
-
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 HTTP_TIMEOUT = 30
@@ -136,6 +131,10 @@ def step_prepare(tables: int) -> None:
 
     from engine.validation import SeatReport
     from tournament.models import Submission, Tournament
+    from tournament.players.services import player_register
+    from tournament.results.services import result_submit
+    from tournament.rounds.services import round_close, round_open, round_publish, round_seat
+    from tournament.tournaments.services import tournament_create
 
     call_command("migrate", verbosity=0)
     user = get_user_model().objects.create_superuser("bench", password="bench-pass-123")

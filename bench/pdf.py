@@ -22,9 +22,6 @@ import tempfile
 import time
 from pathlib import Path
 
-from tournament.documents import printing
-from tournament.standings.selectors import standings
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -114,7 +111,7 @@ def compare(label: str, app, html: str, repeat: int, keep: Path | None) -> None:
     """Alternate the app's path and the floor so both see the same machine load."""
     from weasyprint import HTML
 
-    from tournament.printing import static_root
+    from tournament.documents.printing import static_root
 
     base_url = static_root().as_uri() + "/"
     app_runs, app_cpu, floor_runs, floor_cpu = [], [], [], []
@@ -145,6 +142,8 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as var_dir:
         setup_django(var_dir)
+        from tournament.documents import printing
+        from tournament.standings.selectors import standings
 
         tournament, round_ = build_tournament()
         # Warm-up: imports, font scan, template loading; not part of either figure.

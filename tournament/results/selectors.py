@@ -5,14 +5,17 @@ from __future__ import annotations
 import zlib
 from collections.abc import Sequence
 
-from django.db.models import Count, Max, Prefetch, Q
+from django.db.models import Count, F, Max, Prefetch, Q
 
 from tournament.models import Seat, Submission, SubmissionEntry, Table
 
 
 def table_by_token(token: str) -> Table | None:
     """The captain link's table with its round and tournament (one query); None for an unknown link."""
-    return Table.objects.select_related("round__tournament").filter(token=token).first()
+    try:
+        return Table.objects.select_related("round__tournament").get(token=token)
+    except Table.DoesNotExist:
+        return None
 
 
 def table_versions(table: Table) -> list[Submission]:
@@ -20,19 +23,24 @@ def table_versions(table: Table) -> list[Submission]:
     return list(table.submissions.order_by("-version"))
 
 
+# A seat's player's confirmed wins in earlier rounds (a registration belongs to one tournament).
+_EARLIER_WINS = Count(
+    "registration__entries",
+    filter=Q(
+        registration__entries__went_out=True,
+        registration__entries__submission__confirmed=True,
+        registration__entries__submission__table__round__number__lt=F("round__number"),
+    ),
+)
+
+
 def table_seats(table: Table) -> list[Seat]:
     """The seats in playing order with their players, and each player's confirmed wins of earlier
     rounds (`wins_before`), which the engine checks a report against: one query."""
-    earlier_win = Q(
-        registration__entries__went_out=True,
-        registration__entries__submission__confirmed=True,
-        registration__entries__submission__table__round__tournament_id=table.round.tournament_id,
-        registration__entries__submission__table__round__number__lt=table.round.number,
-    )
     return list(
         Seat.objects.filter(table=table)
         .select_related("registration__player__club")
-        .annotate(wins_before=Count("registration__entries", filter=earlier_win))
+        .annotate(wins_before=_EARLIER_WINS)
         .order_by("position")
     )
 
