@@ -2,7 +2,6 @@
 
 import sqlite3
 import threading
-import time
 from unittest import mock
 
 import pytest
@@ -77,34 +76,59 @@ def test_repeated_post_to_the_captain_page_stores_one_version(client, open_table
     assert Submission.objects.filter(table=open_table).count() == 1
 
 
+class WriteLockHolder:
+    """Another program holding SQLite's write lock until this test's request tries to write.
+
+    `order` records the events: the holder commits only after our BEGIN IMMEDIATE was sent, and our
+    BEGIN can only finish after that, so a request that finished waited for the lock (SQLite's busy
+    timeout) instead of failing at once with "database is locked". No sleeps: threads meet at events."""
+
+    def __init__(self):
+        self.locked, self.trying, self.released = threading.Event(), threading.Event(), threading.Event()
+        self.order: list[str] = []
+        self.thread = threading.Thread(target=self.hold)
+
+    def hold(self):
+        other = sqlite3.connect(connection.settings_dict["NAME"], timeout=5)
+        try:
+            other.execute("BEGIN IMMEDIATE")
+            self.locked.set()
+            assert self.trying.wait(10)
+            self.order.append("committing")  # the lock is still held until COMMIT has run
+            other.execute("COMMIT")
+        finally:
+            other.close()
+            self.released.set()
+
+    def wrapper(self, execute, sql, params, many, context):
+        if sql.startswith("BEGIN") and not self.trying.is_set():
+            self.order.append("begin sent")
+            self.trying.set()
+            result = execute(sql, params, many, context)
+            self.order.append("begin done")
+            return result
+        return execute(sql, params, many, context)
+
+    def __enter__(self):
+        self.thread.start()
+        assert self.locked.wait(10)
+        return self
+
+    def __exit__(self, *exc):
+        self.thread.join(10)
+        assert self.released.is_set()
+
+
 @pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's file lock; PostgreSQL locks rows")
 @pytest.mark.django_db(transaction=True)
 def test_briefly_locked_database_is_waited_for_not_an_error(tournament, players):
     round_ = seated_round(tournament, players, status=Round.Status.OPEN)
     table = round_.tables.get(number=1)
-    locked, released = threading.Event(), threading.Event()
-
-    def hold_write_lock():
-        other = sqlite3.connect(connection.settings_dict["NAME"], timeout=5)
-        try:
-            other.execute("BEGIN IMMEDIATE")
-            locked.set()
-            time.sleep(1.0)
-            other.execute("COMMIT")
-        finally:
-            other.close()
-            released.set()
-
-    holder = threading.Thread(target=hold_write_lock)
-    holder.start()
-    assert locked.wait(5)
-    started = time.monotonic()
-    outcome = submit(table)
-    waited = time.monotonic() - started
-    holder.join(5)
-    assert released.is_set()
+    with WriteLockHolder() as holder, connection.execute_wrapper(holder.wrapper):
+        outcome = submit(table)
     assert outcome.stored
-    assert waited >= 0.5  # it really waited for the other writer instead of failing at once
+    order = holder.order
+    assert order.index("begin sent") < order.index("committing") < order.index("begin done")
     assert Submission.objects.filter(table=table).count() == 1
 
 
@@ -116,20 +140,8 @@ def test_captain_page_during_a_lock_answers_normally(client, tournament, players
     ids = list(table.seats.order_by("position").values_list("registration_id", flat=True))
     data = {"idempotency_key": "during-lock", "outcome": str(ids[0])}
     data.update({f"points-{reg_id}": "7" for reg_id in ids[1:]})
-    locked = threading.Event()
-
-    def hold_write_lock():
-        other = sqlite3.connect(connection.settings_dict["NAME"], timeout=5)
-        other.execute("BEGIN IMMEDIATE")
-        locked.set()
-        time.sleep(1.0)
-        other.execute("COMMIT")
-        other.close()
-
-    holder = threading.Thread(target=hold_write_lock)
-    holder.start()
-    assert locked.wait(5)
-    response = client.post(reverse("captain:table", args=[table.token]), data)
-    holder.join(5)
+    with WriteLockHolder() as holder, connection.execute_wrapper(holder.wrapper):
+        response = client.post(reverse("captain:table", args=[table.token]), data)
     assert response.status_code == 303
+    assert holder.order.index("committing") < holder.order.index("begin done")
     assert Submission.objects.filter(table=table).count() == 1
