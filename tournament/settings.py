@@ -176,7 +176,7 @@ STORAGES = {
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }
-# Every closed round writes a full backup of its tournament here (tournament/backup.py).
+# Every closed round writes a full backup of its tournament here (tournament/backup/services.py).
 BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", VAR_DIR / "backups"))
 # Serve from the source folders as well, so tests and `runserver` work without collectstatic.
 WHITENOISE_USE_FINDERS = True

@@ -1,0 +1,1 @@
+"""The round clock: its state (selectors.py), starting, pausing, resuming, removing it (services.py)."""

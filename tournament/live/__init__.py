@@ -1,0 +1,1 @@
+"""What the hall sees: the projector and the public page (seating, standings, seat lookup)."""

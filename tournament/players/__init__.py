@@ -1,0 +1,1 @@
+"""Players and registrations: register, import, change, check in, withdraw."""

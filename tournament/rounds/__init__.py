@@ -1,0 +1,1 @@
+"""Rounds and seating: seat, plan, swap, publish, open, close, reopen."""

@@ -1,0 +1,1 @@
+"""The standings: computed from confirmed results, shown as tables, charts and exports."""

@@ -1,0 +1,1 @@
+"""A tournament itself: its settings, logo and deletion."""

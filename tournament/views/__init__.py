@@ -1,0 +1,1 @@
+"""The pages, grouped by audience: organizer/, captain, public and projector, printing."""

@@ -1,3 +1,5 @@
+"""The start page: the tournaments a visitor may follow and the ones they manage."""
+
 from django.views.generic import ListView
 
 from tournament.tournaments.selectors import managed_tournament_ids, visible_tournaments

@@ -1,0 +1,1 @@
+"""The organizer's pages, one module per page group; base.py holds what they share."""

@@ -1,4 +1,4 @@
-"""Rounds: seat with the engine, check and swap, publish, open, enter and confirm results, close, reopen."""
+"""Rounds: seat with the engine, check and swap, publish, open, confirm a version, close, reopen."""
 
 from __future__ import annotations
 
