@@ -5,6 +5,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.factories import RoundFactory, TableFactory, TournamentFactory, UserFactory
+from tournament.audit.actions import AuditAction
+from tournament.audit.services import audit
 from tournament.models import AuditEntry
 from tournament.views.organizer.audit import NESTING, NO, YES, entry_changes
 
@@ -166,3 +168,23 @@ def test_query_count_does_not_grow_with_the_log(
     with django_assert_num_queries(7):
         response = organizer_client.get(url)
     assert len(response.context["lines"]) == len(logged) + 37
+
+
+def test_every_action_is_shown_by_its_label_in_both_languages(organizer_client, tournament, organizer):
+    """One vocabulary: each action the services record has a label, translated (none shown as a code)."""
+    AuditEntry.objects.bulk_create(
+        AuditEntry(tournament=tournament, user=organizer, actor="orga", action=action)
+        for action in AuditAction.values
+    )
+    html = organizer_client.get(audit_url(tournament)).content.decode()
+    for action in AuditAction:
+        assert f">{action.label}<" in html
+    with translation.override("de"):
+        german = {str(action.label) for action in AuditAction}
+    assert "Rundenuhr gestartet" in german and "alle Runden geplant" in german
+    assert not german & {str(action.label) for action in AuditAction}  # every label is translated
+
+
+def test_an_unknown_action_is_refused_when_recorded(tournament):
+    with pytest.raises(ValueError):
+        audit(tournament=tournament, action="clock_explode")
