@@ -15,22 +15,67 @@ from engine.seating.order import _order_seats
 from engine.seating.search import _Search
 from engine.seating.state import _Context, _count_odd, _random_round
 
-# Search budgets, in move evaluations (deterministic, independent of machine speed).
-_PLAN_BUDGET = 750_000  # split over the starts
-_ROUND_BUDGET = 120_000
+# Search budgets, in move evaluations (deterministic, independent of machine speed).  One evaluation is
+# the cost change of one candidate swap; this machine does about a million a second.  The budget is the
+# same for every field up to _FULL_BUDGET_UP_TO players (a small field evaluates few candidates per
+# move, so it makes many more moves from the same budget) and shrinks beyond, where rounds are easy and
+# each move is dear.  A search stops early when no conflict is left or the lower bound is reached.
+_PLAN_BUDGET = 1_500_000  # a whole plan, split over independent starts
+_ROUND_BUDGET = 1_000_000  # seat_round: this round planned together with all remaining rounds
 _GREEDY_BUDGET = 20_000  # per round of the starting solution of a plan
+_FULL_BUDGET_UP_TO = 80
 _LOOKAHEAD = 1  # seat_round plans this many rounds more (not returned), unless told n_rounds
-_STARTS = 3  # independent starts of a plan when the first does not reach the lower bound
+_STARTS = 4  # independent starts (each with its own odd-table roles) sharing a budget
+_REPLAN_SLACK = 1  # re-planning keeps the old plan unless that costs more than this many repeats
 
 
-def _seat_one(ctx: _Context, rng: random.Random, separate_clubs: bool, budget: int) -> list[list[int]]:
+def _budget(base: int, n: int, effort: int) -> int:
+    scale = min(1.0, _FULL_BUDGET_UP_TO / max(1, n))
+    return int(base * scale) * max(1, effort)
+
+
+def _seat_one(
+    ctx: _Context, rng: random.Random, separate_clubs: bool, budget: int, used: list[int] | None = None
+) -> list[list[int]]:
     levels0 = ctx.levels()
     special = ctx.roles(rng)
     rnd = _random_round(ctx.sizes, ctx.special_sizes, special, rng)
     ctx.add_round(rnd, count_odd=False)
     search = _Search(ctx, [rnd], levels0, [separate_clubs], rng)
     search.run(budget)
+    if used is not None:
+        used[0] += search.evals + len(ctx.sizes)
     return search.rounds[0]
+
+
+def _search_rounds(
+    base: _Context, m: int, club_rounds: list[bool], rng: random.Random, budget: int, target: int
+) -> tuple[int, list[list[list[int]]]]:
+    """Plan ``m`` rounds after ``base`` (not changed): independent starts, each a greedy round-by-round
+    seating (which also picks the odd-table roles) improved by the tabu search over all ``m`` rounds,
+    until the budget is spent, the ``target`` cost is reached or no conflict is left.  The best plan."""
+    levels0 = base.levels()
+    best_cost: int | None = None
+    best: list[list[list[int]]] = []
+    per_start = max(budget // _STARTS, 1)
+    used = [0]
+    while used[0] < budget:
+        work = base.clone()
+        rounds = []
+        for i in range(m):
+            rnd = _seat_one(work, rng, club_rounds[i], _GREEDY_BUDGET, used)
+            _count_odd(work, rnd)
+            rounds.append(rnd)
+        if not rounds:
+            break
+        search = _Search(work, rounds, levels0, club_rounds, rng)
+        cost = search.run(max(1, min(per_start, budget - used[0])), target, patience=per_start // 2)
+        used[0] += search.evals + 1
+        if best_cost is None or cost < best_cost:
+            best_cost, best = cost, search.rounds
+        if cost <= target or not search.conf_items:
+            break
+    return (best_cost if best_cost is not None else 0), best
 
 
 def seat_round(
@@ -42,12 +87,16 @@ def seat_round(
     separate_clubs: bool | None = None,
     preferred: int | None = None,
     n_rounds: int | None = None,
+    effort: int = 1,
 ) -> Round:
     """The next round: tables in the order of ``sizes``, each a list of player ids in seat order.
 
     ``history`` holds all earlier rounds (players no longer active are ignored).  ``separate_clubs``
     defaults to True for round 1.  ``preferred`` (the preferred table size) tells which tables are the
-    odd ones; by default it is the most common size in ``sizes``.
+    odd ones; by default it is the most common size in ``sizes``.  ``n_rounds``: the rounds of the
+    tournament; this round is then planned together with all remaining rounds (only this one is
+    returned), so that it leaves them good seatings.  ``effort`` multiplies the search budget (the
+    best-known computation in ``bench/`` uses it; the app uses 1).
     """
     ctx = _Context(players, history, sizes, preferred)
     rng = random.Random(seed)
@@ -59,21 +108,16 @@ def seat_round(
         if cont:
             rnd = cont[0]
     ahead = _LOOKAHEAD if n_rounds is None else max(0, n_rounds - len(ctx.history) - 1)
+    budget = _budget(_ROUND_BUDGET, ctx.n, effort)
     if rnd is None and (not ctx.history or ahead == 0):
-        rnd = _seat_one(ctx, rng, separate_clubs, _ROUND_BUDGET)
+        # round 1 (without clubs, every first round is as good as any other) or the last round
+        rnd = _seat_one(ctx, rng, separate_clubs, budget)
     if rnd is None:
         # plan this round together with the next ones (not returned), so that it does not leave them
         # without good seatings
-        levels0 = ctx.levels()
-        rounds = []
         clubs = [separate_clubs] + [False] * ahead
-        for i in range(1 + ahead):
-            r = _seat_one(ctx, rng, clubs[i], _GREEDY_BUDGET)
-            _count_odd(ctx, r)
-            rounds.append(r)
-        search = _Search(ctx, rounds, levels0, clubs, rng)
-        search.run(_ROUND_BUDGET)
-        rnd = search.rounds[0]
+        _cost, rounds = _search_rounds(ctx, 1 + ahead, clubs, rng, budget, 0)
+        rnd = rounds[0]
     return ctx.to_ids(_order_seats(ctx, rnd, rng))
 
 
@@ -86,14 +130,17 @@ def plan_schedule(
     history: Sequence[Round] = (),
     previous_plan: Sequence[Round] | None = None,
     preferred: int | None = None,
+    effort: int = 1,
 ) -> list[Round]:
     """Plan rounds ``len(history)+1 .. n_rounds`` for the active players.
 
     ``previous_plan``: the earlier plan for those rounds (a whole plan of ``n_rounds`` rounds is accepted
     too).  When given (players withdrew or arrived) it is the warm start: withdrawn players are removed,
     new players fill the holes, and the search only repairs what became worse (pairs of the old plan
-    that stay together earn a small bonus), so most of the plan is kept.  The first round of a plan
-    keeps players of the same club apart where possible.  ``preferred``: as for :func:`seat_round`.
+    that stay together earn a small bonus), so most of the plan is kept.  A fresh plan is made as well;
+    the repaired one is taken unless it has more than ``_REPLAN_SLACK`` repeats more.  The first round of
+    a plan keeps players of the same club apart where possible.  ``preferred``: as for
+    :func:`seat_round`; ``effort`` multiplies the search budget.
     """
     ctx = _Context(players, history, sizes, preferred)
     rng = random.Random(seed)
@@ -103,58 +150,60 @@ def plan_schedule(
         return []
     if previous_plan is not None and h and len(previous_plan) == n_rounds:
         previous_plan = previous_plan[h:]  # the whole earlier plan was passed: keep the unplayed part
-    fixed: list[list[list[int]]] = []  # planned rounds not to be searched (design rounds)
-    anchors = None
+    budget = _budget(_PLAN_BUDGET, ctx.n, effort)
     club_first = h == 0
+    fixed, free = _fresh_plan(ctx, n_rounds, rng, budget)
     if previous_plan is not None:
-        levels0 = ctx.levels()
-        free, anchors = _warm_start(ctx, previous_plan, m, rng)
+        fresh_repeats = _repeats(ctx, [*fixed, *free])
+        warm_ctx = ctx.clone()
+        levels0 = warm_ctx.levels()
+        rounds, anchors = _warm_start(warm_ctx, previous_plan, m, rng)
         club_rounds = [club_first and i == 0 for i in range(m)]
-    else:
-        known = list(ctx.history)
-        has_design = any(True for _ in _design_candidates(ctx.n, ctx.sizes))
-        if h == 0 and has_design:
-            # any first round is isomorphic to the design's first round: seat it for the clubs, then
-            # continue the design from it
-            first = _seat_one(ctx, rng, True, _ROUND_BUDGET)
-            _count_odd(ctx, first)
-            fixed.append(first)
-            known.append(first)
-        cont = _design_rounds(ctx, known, n_rounds - len(known), n_rounds, rng) if has_design else None
-        for rnd in cont or []:
-            ctx.add_round(rnd)
-            fixed.append(rnd)
-        club_rounds = [club_first and not fixed and i == 0 for i in range(m - len(fixed))]
-        target = _cost_bound(ctx.n, ctx.sizes, n_rounds) if h == 0 and not fixed else 0
-        levels0 = ctx.levels()
-        base = ctx.clone()
-        best_cost = None
-        free = []
-        for _ in range(_STARTS):
-            # start from a round-by-round seating; the whole-schedule search then improves it.  Tight
-            # instances (where the target is not reached) get a few independent starts.
-            work = base.clone()
-            rounds = []
-            for i in range(m - len(fixed)):
-                rnd = _seat_one(work, rng, club_rounds[i], _GREEDY_BUDGET)
-                _count_odd(work, rnd)
-                rounds.append(rnd)
-            if not rounds:
-                break
-            search = _Search(work, rounds, levels0, club_rounds, rng)
-            cost = search.run(_PLAN_BUDGET // _STARTS, target)
-            if best_cost is None or cost < best_cost:
-                best_cost, free = cost, search.rounds
-            if cost <= target or not search.conf_items:
-                break
-    if previous_plan is not None:
-        search = _Search(ctx, free, levels0, club_rounds, rng, anchors)
-        search.run(_PLAN_BUDGET, -(10**18))  # only stop when no conflict is left
-        free = search.rounds
+        search = _Search(warm_ctx, rounds, levels0, club_rounds, rng, anchors)
+        search.run(budget, -(10**18))  # only stop when no conflict is left
+        if _repeats(ctx, search.rounds) <= fresh_repeats + _REPLAN_SLACK:
+            fixed, free = [], search.rounds
     out = []
     for rnd in [*fixed, *free]:
         out.append(ctx.to_ids(_order_seats(ctx, rnd, rng)))
     return out
+
+
+def _fresh_plan(ctx: _Context, n_rounds: int, rng: random.Random, budget: int):
+    """(design rounds, searched rounds) after the history of ``ctx`` (not changed)."""
+    h = len(ctx.history)
+    m = n_rounds - h
+    ctx = ctx.clone()
+    fixed: list[list[list[int]]] = []  # planned rounds not to be searched (design rounds)
+    known = list(ctx.history)
+    has_design = any(True for _ in _design_candidates(ctx.n, ctx.sizes))
+    if h == 0 and has_design:
+        # any first round is isomorphic to the design's first round: seat it for the clubs, then
+        # continue the design from it
+        first = _seat_one(ctx, rng, True, _budget(_ROUND_BUDGET, ctx.n, 1))
+        _count_odd(ctx, first)
+        fixed.append(first)
+        known.append(first)
+    cont = _design_rounds(ctx, known, n_rounds - len(known), n_rounds, rng) if has_design else None
+    for rnd in cont or []:
+        ctx.add_round(rnd)
+        fixed.append(rnd)
+    club_rounds = [h == 0 and not fixed and i == 0 for i in range(m - len(fixed))]
+    target = _cost_bound(ctx.n, ctx.sizes, n_rounds) if h == 0 and not fixed else 0
+    _cost, free = _search_rounds(ctx, m - len(fixed), club_rounds, rng, budget, target)
+    return fixed, free
+
+
+def _repeats(ctx: _Context, rounds: list[list[list[int]]]) -> int:
+    """Repeated pairs of the history of ``ctx`` plus ``rounds`` (indices)."""
+    met: dict[tuple[int, int], int] = {}
+    for rnd in [*ctx.history, *rounds]:
+        for table in rnd:
+            for i, a in enumerate(table):
+                for b in table[i + 1 :]:
+                    key = (a, b) if a < b else (b, a)
+                    met[key] = met.get(key, 0) + 1
+    return sum(v - 1 for v in met.values() if v > 1)
 
 
 def _warm_start(ctx: _Context, previous_plan: Sequence[Round], m: int, rng: random.Random):

@@ -266,6 +266,7 @@ class _Search:
         cost = self.cost()
         best_cost = cost
         best = self.snapshot()
+        self.evals = 0
         if not self.conf_items or cost <= target or not any(len(rnd) > 1 for rnd in self.rounds):
             return cost
         tabu = [[0] * n for _ in self.rounds]
@@ -378,6 +379,7 @@ class _Search:
                     self.swap(r, a, b)
                 last_improvement = it
         self._restore(best)
+        self.evals = evals
         return best_cost
 
     def _restore(self, rounds: list[list[list[int]]]) -> None:
