@@ -9,8 +9,8 @@ import random
 from collections.abc import Sequence
 
 from engine.seating.base import Round, SeatingPlayer
-from engine.seating.costs import _cost_bound
-from engine.seating.designs import _design_candidates, _design_rounds
+from engine.seating.costs import _UP, _pair_cost
+from engine.seating.designs import _design_candidates, _design_rounds, _fit_sizes
 from engine.seating.order import _order_seats
 from engine.seating.search import _Search
 from engine.seating.state import _Context, _count_odd, _random_round
@@ -26,6 +26,8 @@ _GREEDY_BUDGET = 20_000  # per round of the starting solution of a plan
 _FULL_BUDGET_UP_TO = 80
 _LOOKAHEAD = 1  # seat_round plans this many rounds more (not returned), unless told n_rounds
 _STARTS = 4  # independent starts (each with its own odd-table roles) sharing a budget
+_SOFT = 4  # seat_round: cost of breaking up a pair of a history table while planning (a repeat: 10)
+_SOFT_STAGES = (2, 6, 20, 60)
 _REPLAN_SLACK = 1  # re-planning keeps the old plan unless that costs more than this many repeats
 
 
@@ -116,9 +118,76 @@ def seat_round(
         # plan this round together with the next ones (not returned), so that it does not leave them
         # without good seatings
         clubs = [separate_clubs] + [False] * ahead
-        _cost, rounds = _search_rounds(ctx, 1 + ahead, clubs, rng, budget, 0)
+        floor = _floor(ctx, 1 + ahead)
+        if _clean_history(ctx):
+            cost, rounds = _soft_history(ctx, players, preferred, 1 + ahead, clubs, rng, budget // 2, floor)
+            if cost > floor:
+                cost2, rounds2 = _search_rounds(ctx, 1 + ahead, clubs, rng, budget // 2, floor)
+                if cost2 < cost:
+                    rounds = rounds2
+        else:
+            _cost, rounds = _search_rounds(ctx, 1 + ahead, clubs, rng, budget, floor)
         rnd = rounds[0]
     return ctx.to_ids(_order_seats(ctx, rnd, rng))
+
+
+def _clean_history(ctx: _Context) -> bool:
+    """Every active player played every earlier round, at tables of today's sizes."""
+    srt = sorted(ctx.sizes)
+    return all(sorted(len(t) for t in rnd) == srt for rnd in ctx.history)
+
+
+def _soft_history(
+    ctx: _Context,
+    players: Sequence[SeatingPlayer],
+    preferred: int | None,
+    m: int,
+    club_rounds: list[bool],
+    rng: random.Random,
+    budget: int,
+    floor: int,
+) -> tuple[int, list[list[list[int]]]]:
+    """Plan ``m`` rounds after a clean history by first searching the whole tournament with the
+    history rounds loosened: they may change where that pays more than ``_SOFT`` per pair of a history
+    table broken up (their odd-table roles stay).  Then the history is put back and the remaining rounds
+    found that way are repaired by the ordinary search.  A search with the history fixed from the start
+    gets stuck far more often: fitting a few rounds into a fixed history is the harder problem."""
+    h = len(ctx.history)
+    whole = _Context(players, [], ctx.sizes, preferred)
+    levels0 = whole.levels()
+    hist = [_fit_sizes([list(t) for t in rnd], ctx.sizes) for rnd in ctx.history]
+    for rnd in hist:
+        whole.add_round(rnd)
+    rounds = [[list(t) for t in rnd] for rnd in hist]
+    for _ in range(m):
+        rnd = _seat_one(whole, rng, False, _GREEDY_BUDGET)
+        _count_odd(whole, rnd)
+        rounds.append(rnd)
+    anchors = []
+    for rnd in hist:
+        anc = [-1] * ctx.n
+        for ti, t in enumerate(rnd):
+            for p in t:
+                anc[p] = ti
+        anchors.append(anc)
+    anchors += [[-1] * ctx.n for _ in range(m)]
+    search = _Search(
+        whole, rounds, levels0, [False] * (h + m), rng, anchors,
+        stick=[_SOFT] * h + [0] * m, fixed_roles=[True] * h + [False] * m,
+    )
+    for weight in _SOFT_STAGES:
+        # loosened first, then pinned step by step, so the free rounds follow the history back
+        search.stick = [weight] * h + [0] * m
+        search.run(budget // 2 // len(_SOFT_STAGES), -(10**18))
+    free = [[list(t) for t in rnd] for rnd in search.rounds[h:]]
+    work = ctx.clone()
+    levels0 = work.levels()
+    for rnd in free:
+        work.add_round(rnd, count_odd=False)
+        _count_odd(work, rnd)
+    repair = _Search(work, free, levels0, club_rounds, rng)
+    cost = repair.run(budget - budget // 2, floor)
+    return cost, repair.rounds
 
 
 def plan_schedule(
@@ -189,9 +258,34 @@ def _fresh_plan(ctx: _Context, n_rounds: int, rng: random.Random, budget: int):
         ctx.add_round(rnd)
         fixed.append(rnd)
     club_rounds = [h == 0 and not fixed and i == 0 for i in range(m - len(fixed))]
-    target = _cost_bound(ctx.n, ctx.sizes, n_rounds) if h == 0 and not fixed else 0
+    target = _floor(ctx, m - len(fixed))
     _cost, free = _search_rounds(ctx, m - len(fixed), club_rounds, rng, budget, target)
     return fixed, free
+
+
+def _floor(ctx: _Context, m: int) -> int:
+    """A lower bound on the pair cost after ``m`` more rounds: the meetings so far, and the new ones
+    given one by one to the pairs where they cost least (the pair cost is convex)."""
+    counts: dict[int, int] = {}
+    cost = 0
+    for a, row in enumerate(ctx.M):
+        for b in range(a + 1, ctx.n):
+            v = row[b]
+            counts[v] = counts.get(v, 0) + 1
+            cost += _pair_cost(v)
+    left = m * sum(s * (s - 1) // 2 for s in ctx.sizes)
+    level = 0
+    while left > 0:
+        c = counts.get(level, 0)
+        if c:
+            t = min(c, left)
+            cost += t * _UP[level]
+            counts[level] = c - t
+            counts[level + 1] = counts.get(level + 1, 0) + t
+            left -= t
+        else:
+            level += 1
+    return cost
 
 
 def _repeats(ctx: _Context, rounds: list[list[list[int]]]) -> int:

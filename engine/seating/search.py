@@ -14,6 +14,10 @@ from engine.seating.state import _Context
 
 _MOVE_COST = 25  # a move (with its bookkeeping) costs about as much time as this many evaluations
 _MAX_TABLES = 40  # tables looked at per move in big rounds
+_SAMPLE = 32  # conflicting players looked at per move (fewer in big rounds)
+_STALL = 20  # iterations per player without improvement before a restart from the best with a kick
+_TENURE = 3  # tabu tenure, plus n // 10, plus a random part as large
+_KICK = 1  # random swaps of a kick, plus one per round
 
 
 class _Search:
@@ -27,12 +31,16 @@ class _Search:
         club_rounds: list[bool],
         rng: random.Random,
         anchors: list[list[int]] | None = None,
+        stick: list[int] | None = None,
+        fixed_roles: list[bool] | None = None,
     ):
         """``levels0``: ``ctx.levels()`` before the first free round (the free rounds are the last ones).
 
         ``anchors[r][p]``: the table of p in the previous plan of free round r (-1: none); pairs kept
         together earn a small bonus, so a re-plan changes what it must and little else."""
         self.anchors = anchors
+        self.stick = stick if stick is not None else [_STICK] * len(rounds)
+        self.fixed_roles = fixed_roles if fixed_roles is not None else [False] * len(rounds)
         self.ctx = ctx
         self.n = n = ctx.n
         self.rounds = rounds
@@ -156,7 +164,7 @@ class _Search:
                 anc = self.anchors[r]
                 for table in rnd:
                     cnt = Counter(anc[p] for p in table if anc[p] >= 0)
-                    total -= _STICK * sum(v * (v - 1) // 2 for v in cnt.values())
+                    total -= self.stick[r] * sum(v * (v - 1) // 2 for v in cnt.values())
         n = self.n
         for a in range(n):
             row = ctx.M[a]
@@ -224,7 +232,7 @@ class _Search:
         if self.club_rounds[r]:
             d += self._club_delta([x for x in A if x != a], B, a, b)
         if self.anchors is not None:
-            d += self._stick_delta(self.anchors[r], [x for x in A if x != a], B, a, b)
+            d += self.stick[r] * self._stick_delta(self.anchors[r], [x for x in A if x != a], B, a, b)
         return d
 
     def _stick_delta(self, anc: list[int], rest_a: list[int], B: list[int], a: int, b: int) -> int:
@@ -239,7 +247,7 @@ class _Search:
                 cy = anc[y]
                 if cy >= 0:
                     s += (cy == cb) - (cy == ca)
-        return _STICK * s
+        return s
 
     def _club_delta(self, rest_a: list[int], B: list[int], a: int, b: int) -> int:
         clubs = self.ctx.clubs
@@ -259,7 +267,7 @@ class _Search:
     def snapshot(self) -> list[list[list[int]]]:
         return [[list(t) for t in rnd] for rnd in self.rounds]
 
-    def run(self, budget: int, target: int = 0, sample: int = 8, patience: int | None = None) -> int:
+    def run(self, budget: int, target: int = 0, sample: int = 0, patience: int | None = None) -> int:
         """Search until no conflict is left, the cost is ``target`` or ``budget`` evaluations are used."""
         rng = self.rng
         n = self.n
@@ -273,13 +281,13 @@ class _Search:
         it = 0
         evals = 0
         last_improvement = 0
-        stall = max(200, 20 * n)
-        base_tenure = 3 + n // 10
+        stall = max(200, _STALL * n)
+        base_tenure = _TENURE + n // 10
         up, down = _UP, _DOWN
         roles_free = self.roles_free
         if patience is None:
             patience = max(30_000, budget // 4)
-        sample = max(1, min(sample, 1000 // n))
+        sample = max(1, min(sample or _SAMPLE, 1000 // n))
         best_evals = 0
         while evals < budget and evals - best_evals < patience:
             it += 1
@@ -303,6 +311,8 @@ class _Search:
                     leave += down[Ma[x]]
                 club_round = self.club_rounds[r]
                 anc = self.anchors[r] if self.anchors is not None else None
+                stick_r = self.stick[r]
+                roles_r = roles_free and not self.fixed_roles[r]
                 tables = self.rounds[r]
                 if len(tables) > _MAX_TABLES:
                     # big rounds: look at a random part of the tables (plenty of good places there)
@@ -314,7 +324,7 @@ class _Search:
                     if tb == ta:
                         continue
                     cross = special[ta] != special[tb]
-                    if cross and not roles_free:
+                    if cross and not roles_r:
                         continue
                     join = leave
                     for y in table:
@@ -330,7 +340,7 @@ class _Search:
                         if club_round:
                             d += self._club_delta(rest_a, table, a, b)
                         if anc is not None:
-                            d += self._stick_delta(anc, rest_a, table, a, b)
+                            d += stick_r * self._stick_delta(anc, rest_a, table, a, b)
                         evals += 1
                         if (a_tabu or tabu_r[b] > it) and cost + d >= best_cost:
                             continue
@@ -366,7 +376,7 @@ class _Search:
                 # restart from the best schedule with a few random swaps
                 self._restore(best)
                 cost = best_cost
-                for _ in range(1 + len(self.rounds)):
+                for _ in range(_KICK + len(self.rounds)):
                     r = rng.randrange(len(self.rounds))
                     a, b = rng.sample(range(n), 2)
                     wa, wb = self.where[r][a], self.where[r][b]
