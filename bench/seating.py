@@ -1,19 +1,24 @@
-"""Benchmark of the seating optimiser: 6 rounds, tables of 4, filled with tables of 3.
+"""Benchmark of the seating optimiser over a grid of fields and formats.
 
-Run as ``python bench/seating.py``.  Columns:
+Run as ``python bench/seating.py`` (the whole grid, about 15 minutes on one core) or
+``python bench/seating.py --quick`` (every 8th instance).  For every instance it seats all rounds round
+by round (``seat_round`` once per round with the history and ``n_rounds``, as the app does, seeds 1, 2,
+...) and as a whole plan (``plan_schedule``, seed 1), and prints
 
-* tables: the table plan, e.g. 5x4+1x3
-* bound: counting lower bound on repeated pairs
-* random: average repeats of a random draw (20 seeds)
-* plan: repeats reached by plan_schedule (seed 1); max: most meetings of any pair; spread: small-table
-  spread; time: seconds for the whole 6-round plan
-* by-round: repeats when seating round by round (seat_round 6 times, seed 1), with its max meetings,
-  spread and total time
+* the instance: players, rounds, preferred table size, fill and the table plan, e.g. 5x4+1x3;
+* bound: the counting lower bound on repeated pairs; best: the best-known value from
+  ``bench/data/seating_best_known.json`` (written by ``bench/seating_best_known.py``), ``*`` when it is
+  proven optimal (it equals the bound or a known design gives it);
+* for each mode: repeats (sum over pairs of meetings beyond the first), the most meetings of any pair,
+  the odd-table spread (most minus fewest odd tables per player) and the seconds for all rounds.
+
+It ends with a summary against the best-known values and the timing of the largest fields: one round of
+200 players (5 rounds of history) and a whole 6-round plan of 400 players.
 """
 
 from __future__ import annotations
 
-import random
+import json
 import sys
 import time
 from collections import Counter
@@ -30,8 +35,28 @@ from engine.seating import (
     table_plan,
 )
 
-SIZES = [12, 16, 20, 23, 24, 32, 37, 48, 64, 100, 200, 400]
-ROUNDS = 6
+BEST_KNOWN = Path(__file__).resolve().parent / "data" / "seating_best_known.json"
+
+
+def grid() -> list[tuple[int, int, int, str]]:
+    """(players, rounds, preferred size, fill) of every instance; tables are preferred-1..preferred+1."""
+    out = [(n, 6, 4, "smaller") for n in range(8, 121)]
+    for rounds in (3, 4, 5, 7, 8, 9, 10):
+        out += [(n, rounds, 4, "smaller") for n in (14, 24, 40)]
+    out += [(n, 6, 3, "larger") for n in (9, 13, 17, 25, 40)] + [(20, 8, 3, "larger")]
+    out += [(n, 6, 5, "smaller") for n in (15, 23, 31, 47, 70)]
+    out += [(n, 6, 6, "smaller") for n in (18, 27, 40, 61, 100)]
+    out += [(n, 6, 4, "larger") for n in (13, 17, 21, 25, 29, 31, 37, 45)]
+    return out
+
+
+def key(n: int, rounds: int, preferred: int, fill: str) -> str:
+    return f"{n}-{rounds}-{preferred}-{fill}"
+
+
+def sizes_for(n: int, preferred: int, fill: str) -> list[int]:
+    lo, hi = max(2, preferred - 1), preferred + 1
+    return table_plan(n, preferred=preferred, min_size=lo, max_size=hi, fill=fill)
 
 
 def describe(sizes: list[int]) -> str:
@@ -39,68 +64,106 @@ def describe(sizes: list[int]) -> str:
     return "+".join(f"{counts[s]}x{s}" for s in sorted(counts, reverse=True))
 
 
-def random_draw(n: int, sizes: list[int], rounds: int, seed: int) -> int:
-    rng = random.Random(seed)
-    sched = []
-    for _ in range(rounds):
-        ids = list(range(n))
-        rng.shuffle(ids)
-        rnd, i = [], 0
-        for s in sizes:
-            rnd.append(ids[i : i + s])
-            i += s
-        sched.append(rnd)
-    return schedule_stats(sched).repeated_pairs
+def field(n: int) -> list[SeatingPlayer]:
+    return [SeatingPlayer(i + 1, club=f"club{i % 7}") for i in range(n)]
+
+
+def by_round(n: int, rounds: int, preferred: int, fill: str, seed: int = 1, effort: int = 1):
+    """The schedule seated round by round, as the app does, and the seconds it took."""
+    sizes = sizes_for(n, preferred, fill)
+    players = field(n)
+    t0 = time.perf_counter()
+    hist: list = []
+    for r in range(rounds):
+        hist.append(
+            seat_round(
+                players, hist, sizes, seed=seed + r, preferred=preferred, n_rounds=rounds, effort=effort
+            )
+        )
+    return hist, time.perf_counter() - t0
+
+
+def whole_plan(n: int, rounds: int, preferred: int, fill: str, seed: int = 1, effort: int = 1):
+    sizes = sizes_for(n, preferred, fill)
+    t0 = time.perf_counter()
+    plan = plan_schedule(field(n), rounds, sizes, seed=seed, preferred=preferred, effort=effort)
+    return plan, time.perf_counter() - t0
+
+
+HEAD = (
+    f"{'players':>7} {'rnds':>4} {'pref':>4} {'fill':>7} {'tables':>13} {'bound':>5} {'best':>5} | "
+    f"{'by-round':>8} {'max':>3} {'sprd':>4} {'time':>5} | {'plan':>4} {'max':>3} {'sprd':>4} {'time':>5}"
+)
+
+
+def line(inst, best: str, rbr, t_rbr, plan, t_plan) -> str:
+    n, rounds, preferred, fill = inst
+    sizes = sizes_for(n, preferred, fill)
+    a = schedule_stats(rbr, preferred)
+    b = schedule_stats(plan, preferred)
+    return (
+        f"{n:>7} {rounds:>4} {preferred:>4} {fill:>7} {describe(sizes):>13} "
+        f"{lower_bound_repeats(n, sizes, rounds):>5} {best:>5} | "
+        f"{a.repeated_pairs:>8} {a.max_meetings:>3} {a.small_table_spread:>4} {t_rbr:>5.2f} | "
+        f"{b.repeated_pairs:>4} {b.max_meetings:>3} {b.small_table_spread:>4} {t_plan:>5.2f}"
+    )
 
 
 def main() -> None:
-    head = (
-        f"{'players':>7} {'tables':>12} {'bound':>5} {'random':>6} | {'plan':>4} {'max':>3} {'spread':>6} "
-        f"{'time':>5} | {'by-round':>8} {'max':>3} {'spread':>6} {'time':>5}"
-    )
-    print(head)
-    print("-" * len(head))
-    for n in SIZES:
-        sizes = table_plan(n)
-        players = [SeatingPlayer(i + 1, club=f"club{i % 7}") for i in range(n)]
-        rnd_avg = sum(random_draw(n, sizes, ROUNDS, s) for s in range(20)) / 20
-        t0 = time.perf_counter()
-        plan = plan_schedule(players, ROUNDS, sizes, seed=1)
-        t_plan = time.perf_counter() - t0
-        st = schedule_stats(plan)
-        t0 = time.perf_counter()
-        hist: list = []
-        for _ in range(ROUNDS):
-            hist.append(seat_round(players, hist, sizes, seed=1 + len(hist)))
-        t_round = time.perf_counter() - t0
-        st2 = schedule_stats(hist)
+    quick = "--quick" in sys.argv
+    known = json.loads(BEST_KNOWN.read_text())["instances"] if BEST_KNOWN.exists() else {}
+    print(HEAD)
+    print("-" * len(HEAD))
+    insts = grid()[::8] if quick else grid()
+    within1 = equal = worse3 = triples = compared = 0
+    max_excess_rbr = max_excess_plan = 0
+    for inst in insts:
+        rbr, t_rbr = by_round(*inst)
+        plan, t_plan = whole_plan(*inst)
+        k = known.get(key(*inst))
+        best = "?"
+        if k:
+            compared += 1
+            best = f"{k['best']}{'*' if k['proven'] else ''}"
+            a = schedule_stats(rbr, inst[2])
+            b = schedule_stats(plan, inst[2])
+            ex_a = a.repeated_pairs - k["best"]
+            ex_b = b.repeated_pairs - k["best"]
+            within1 += ex_a <= 1
+            worse3 += ex_a > 3
+            equal += ex_b <= 0
+            max_excess_rbr = max(max_excess_rbr, ex_a)
+            max_excess_plan = max(max_excess_plan, ex_b)
+            if k["best_max_meetings"] <= 2 and max(a.max_meetings, b.max_meetings) >= 3:
+                triples += 1
+        print(line(inst, best, rbr, t_rbr, plan, t_plan), flush=True)
+    if compared:
         print(
-            f"{n:>7} {describe(sizes):>12} {lower_bound_repeats(n, sizes, ROUNDS):>5} {rnd_avg:>6.1f} | "
-            f"{st.repeated_pairs:>4} {st.max_meetings:>3} {st.small_table_spread:>6} {t_plan:>5.2f} | "
-            f"{st2.repeated_pairs:>8} {st2.max_meetings:>3} {st2.small_table_spread:>6} {t_round:>5.2f}"
+            f"\n{compared} instances: round by round within 1 of best-known on {within1} "
+            f"({100 * within1 / compared:.1f} %), more than 3 above on {worse3}, "
+            f"most above {max_excess_rbr}; "
+            f"whole plan equal to best-known on {equal} ({100 * equal / compared:.1f} %), "
+            f"most above {max_excess_plan}; a third meeting where best-known has none: {triples}"
         )
-    n = 400
+    timing()
+
+
+def timing() -> None:
+    n = 200
     sizes = table_plan(n)
-    players = [SeatingPlayer(i + 1) for i in range(n)]
+    players = field(n)
     hist = plan_schedule(players, 5, sizes, seed=7)
     t0 = time.perf_counter()
-    seat_round(players, hist, sizes, seed=8)
-    print(f"\nseat_round, 400 players, 5 rounds of history: {time.perf_counter() - t0:.2f} s")
-    hist = [random_round(n, sizes, s) for s in range(5)]
+    seat_round(players, hist, sizes, seed=8, n_rounds=6)
+    print(f"seat_round, 200 players, round 6 of 6: {time.perf_counter() - t0:.2f} s")
     t0 = time.perf_counter()
-    seat_round(players, hist, sizes, seed=8)
-    print(f"seat_round, 400 players, 5 random rounds of history: {time.perf_counter() - t0:.2f} s")
-
-
-def random_round(n: int, sizes: list[int], seed: int) -> list[list[int]]:
-    rng = random.Random(seed)
-    ids = list(range(1, n + 1))
-    rng.shuffle(ids)
-    out, i = [], 0
-    for s in sizes:
-        out.append(ids[i : i + s])
-        i += s
-    return out
+    seat_round(players, hist[:1], sizes, seed=8, n_rounds=10)
+    print(f"seat_round, 200 players, round 2 of 10: {time.perf_counter() - t0:.2f} s")
+    n = 400
+    sizes = table_plan(n)
+    t0 = time.perf_counter()
+    plan_schedule(field(n), 6, sizes, seed=1)
+    print(f"plan_schedule, 400 players, 6 rounds: {time.perf_counter() - t0:.2f} s")
 
 
 if __name__ == "__main__":

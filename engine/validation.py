@@ -56,6 +56,10 @@ MESSAGES: dict[str, str] = {
     "points_too_high": gettext_noop(
         "%(player)s: %(value)s points is more than any hand can be worth (at most %(maximum)s)."
     ),
+    "points_total_too_high": gettext_noop(
+        "%(players)s: these hands are worth %(value)s points together, but with the listed cards and "
+        "the card on the discard pile taken out the deck holds at most %(maximum)s."
+    ),
     "points_count_mismatch": gettext_noop(
         "%(player)s: %(count)s cards are worth between %(minimum)s and %(maximum)s points, not %(value)s."
     ),
@@ -304,7 +308,7 @@ class _Checker:
             return
         self.result.points[player_id] = points
 
-    def available(self, exclude: int) -> dict[str, int]:
+    def available(self, exclude: int | None = None) -> dict[str, int]:
         """Copies per rank not accounted for by the other players' listed cards."""
         left = self.deck.rank_counts()
         for player_id, hand in self.result.hands.items():
@@ -314,6 +318,7 @@ class _Checker:
         return left
 
     def check_points_ranges(self) -> None:
+        too_high = False
         for player_id, points in self.result.points.items():
             if self.result.hands.get(player_id) is not None or player_id == self.result.winner:
                 continue
@@ -322,11 +327,32 @@ class _Checker:
             maximum = self.deck.dearest(self.deck.size, pool)
             if points > maximum:
                 self.add("points_too_high", ERROR, player_id, value=points, maximum=maximum)
+                too_high = True
             elif count:
                 low, high = self.deck.cheapest(count, pool), self.deck.dearest(count, pool)
                 if not low <= points <= high:
                     self.add("points_count_mismatch", ERROR, player_id,
                              count=count, value=points, minimum=low, maximum=high)  # fmt: skip
+        if not too_high:
+            self.check_points_together()
+
+    def check_points_together(self) -> None:
+        """All points-only hands of the table together must fit into the cards nobody listed, less
+        the card on the discard pile (any one of them, so the cheapest is taken out)."""
+        players = [p for p in self.report.seated if p in self.result.points
+                   and self.result.hands.get(p) is None and p != self.result.winner]  # fmt: skip
+        if len(players) < 2:
+            return  # one hand alone is checked by points_too_high
+        pool = self.available()
+        n = sum(max(0, v) for v in pool.values()) - 1
+        counts = [self.result.card_counts.get(p) for p in players]
+        if all(c is not None for c in counts):
+            n = min(n, sum(c for c in counts if c is not None))
+        maximum = self.deck.dearest(n, pool)
+        value = sum(self.result.points[p] for p in players)
+        if value > maximum:
+            self.add("points_total_too_high", ERROR, value=value, maximum=maximum,
+                     players=", ".join(self.name(p) for p in players))  # fmt: skip
 
     def check_table_limits(self) -> None:
         self.check_points_ranges()

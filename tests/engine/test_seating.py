@@ -23,7 +23,7 @@ from engine.seating import (
     seating_report,
     table_plan,
 )
-from engine.seating_designs import DESIGNS
+from engine.seating.designs import DESIGNS
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

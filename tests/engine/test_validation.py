@@ -280,3 +280,42 @@ def test_validation_never_raises(rows, seated, stopped, time_limit):
     v = validate_table(TableReport(seated, seats, stopped), ReportContext(time_limit=time_limit))
     for issue in v.errors + v.warnings:
         assert issue.text()
+
+
+# --- points-only hands together --------------------------------------------------------------------
+
+
+def test_points_only_hands_together_cannot_exceed_the_deck():
+    # each hand alone is possible (at most 1240), together they are not: 1300 > 1240
+    v = check(S(1, went_out=True), S(2, points=700), S(3, points=600), player_names={2: "Anna", 3: "Ben"})
+    assert codes(v) == ["points_total_too_high"]
+    (issue,) = v.errors
+    assert issue.player_id is None
+    assert issue.params == {"players": "Anna, Ben", "value": 1300, "maximum": 1240}
+    assert "Anna, Ben" in issue.text()
+
+
+def test_points_together_leave_out_the_listed_cards_and_the_discard_pile():
+    total = CLASSIC.total_value
+    # every card but the cheapest one may be in the points-only hands: exactly at the limit is fine
+    assert check(S(1, went_out=True), S(2, points=total - 600), S(3, points=600)).ok
+    # a listed Wild Draw Four (50) is no longer in the deck for the others
+    v = check(S(1, went_out=True), S(2, "+4"), S(3, points=total - 600), S(4, points=600))
+    assert codes(v) == ["points_total_too_high"]
+    assert v.errors[0].params["maximum"] == total - 50
+    assert check(S(1, went_out=True), S(2, "+4"), S(3, points=total - 650), S(4, points=600)).ok
+
+
+def test_points_together_use_the_card_counts_when_all_are_known():
+    # 5 cards alone: at most 5 black cards, 250 points; 10 cards together: the 8 black cards and two
+    # of 20 points, 440
+    v = check(S(1, went_out=True), S(2, points=240, card_count=5), S(3, points=240, card_count=5))
+    assert codes(v) == ["points_total_too_high"]
+    assert v.errors[0].params["maximum"] == 440
+    v = check(S(1, went_out=True), S(2, points=220, card_count=5), S(3, points=220, card_count=5))
+    assert v.ok
+
+
+def test_points_together_not_repeated_when_one_hand_alone_is_too_high():
+    v = check(S(1, went_out=True), S(2, points=2000), S(3, points=600))
+    assert codes(v) == ["points_too_high"]

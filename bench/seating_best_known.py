@@ -1,0 +1,111 @@
+"""Best-known repeats for the seating grid of ``bench/seating.py``, written to
+``bench/data/seating_best_known.json``.
+
+Run as ``nice -n 10 python bench/seating_best_known.py`` (one core, about 40 minutes).  For every
+instance it takes the fewest repeats of
+
+* two long whole-plan runs of the app's own search, seeds 1001 and 1002, each with ``effort=10``
+  (ten times the app's budget, so twenty times in all), and
+* the app's own runs at ``effort=1`` (round by round and whole plan, as ``bench/seating.py`` runs them),
+
+all under the same rules as the app (the odd-table rule is a hard constraint).  Next to it: the counting
+lower bound, ``proven`` when the best equals the bound or a known design proves it optimal, and the most
+meetings of any pair in the best schedule found.  ``--only N`` restricts the run to one player count
+(for trying things out; it then prints and does not write).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from seating import BEST_KNOWN, HEAD, by_round, grid, key, line, sizes_for, whole_plan
+
+from engine.seating import lower_bound_repeats, schedule_stats
+
+LONG_SEEDS = (1001, 1002)
+LONG_EFFORT = 10
+
+# Known results that prove a best value optimal although it is above the counting bound, or that show
+# what is possible.  key -> note
+NOTES = {
+    key(12, 6, 4, "smaller"): "3 tables: any two rounds share >= 3 pairs; 42 is the counting bound",
+    key(16, 6, 4, "smaller"): "AG(2,4) gives 5 perfect rounds; 24 is the counting bound",
+    key(24, 6, 4, "smaller"): "social golfer 6-4-7 solution (shipped design)",
+    key(20, 6, 4, "smaller"): "social golfer 5-4-6 has no solution, so at least 1 repeat",
+    key(28, 7, 4, "smaller"): "a resolvable 2-(28,4,1) design (9 rounds) gives 0",
+    key(28, 8, 4, "smaller"): "a resolvable 2-(28,4,1) design (9 rounds) gives 0",
+    key(40, 9, 4, "smaller"): "a resolvable 2-(40,4,1) design (13 rounds) gives 0",
+    key(40, 10, 4, "smaller"): "a resolvable 2-(40,4,1) design (13 rounds) gives 0",
+}
+# best values a known result proves optimal although above the counting bound
+PROVEN_ABOVE_BOUND: dict[str, int] = {}
+
+
+def main() -> None:
+    only = int(sys.argv[sys.argv.index("--only") + 1]) if "--only" in sys.argv else None
+    out: dict[str, dict] = {}
+    started = time.perf_counter()
+    print(HEAD, flush=True)
+    for inst in grid():
+        n, rounds, preferred, fill = inst
+        if only is not None and n != only:
+            continue
+        t0 = time.perf_counter()
+        sizes = sizes_for(n, preferred, fill)
+        bound = lower_bound_repeats(n, sizes, rounds)
+        rbr, t_rbr = by_round(*inst)
+        plan, t_plan = whole_plan(*inst)
+        found = [("by-round", rbr), ("plan", plan)]
+        for seed in LONG_SEEDS:
+            found.append((f"long seed {seed}", whole_plan(*inst, seed=seed, effort=LONG_EFFORT)[0]))
+        scored = []
+        for how, sched in found:
+            st = schedule_stats(sched, preferred)
+            scored.append((st.repeated_pairs, st.max_meetings, how))
+        best, best_max, how = min(scored)
+        k = key(*inst)
+        out[k] = {
+            "players": n,
+            "rounds": rounds,
+            "preferred": preferred,
+            "fill": fill,
+            "sizes": sizes,
+            "bound": bound,
+            "best": best,
+            "best_max_meetings": best_max,
+            "found_by": how,
+            "proven": best == bound or PROVEN_ABOVE_BOUND.get(k) == best,
+            "note": NOTES.get(k, ""),
+            "seconds": round(time.perf_counter() - t0, 1),
+        }
+        print(line(inst, str(best), rbr, t_rbr, plan, t_plan), f"  [{how}]", flush=True)
+        if only is None:
+            write(out, time.perf_counter() - started, partial=True)
+    if only is None:
+        write(out, time.perf_counter() - started, partial=False)
+
+
+def write(out: dict, seconds: float, partial: bool) -> None:
+    BEST_KNOWN.parent.mkdir(parents=True, exist_ok=True)
+    doc = {
+        "command": "nice -n 10 python bench/seating_best_known.py",
+        "method": (
+            f"fewest repeats of: whole plans with effort={LONG_EFFORT} (the app's budget times "
+            f"{LONG_EFFORT}) for seeds {list(LONG_SEEDS)}, and the app's own round-by-round and whole-plan "
+            "runs (effort=1, seed 1); odd-table rule as a hard constraint; tables preferred-1..preferred+1"
+        ),
+        "partial": partial,
+        "seconds": round(seconds),
+        "instances": out,
+    }
+    BEST_KNOWN.write_text(json.dumps(doc, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

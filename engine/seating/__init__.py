@@ -1,0 +1,61 @@
+"""Seating optimiser for club UNO tournaments (docs/rules.md, Seating).
+
+Pure Python, standard library only, no Django.
+
+What it minimises, in this order:
+
+1. pairs of players who meet again at a table.  A pair meeting ``m`` times costs
+   ``(m - 1) + 10 * C(m - 1, 2)`` units, so a third meeting costs far more than a second;
+2. imbalance of the odd tables (the smaller ones, or the larger ones when the organizer fills with
+   larger tables): nobody gets a second odd table before every player has had one.  Late arrivals are
+   counted fairly by rounds played: the players with the lowest ``odd_tables - share * rounds_played``
+   get the odd seats, where ``share`` is the fraction of odd seats in the round.  This is kept as a
+   hard constraint (docs/rules.md, Seating, states it as a rule; the targets demand a spread of at
+   most 1); the search only chooses *which* of the tied players get the odd seats and may move odd
+   seats between players while the rule holds in every round.  It costs no repeat when there are few
+   odd seats, but it does when about half the seats are odd (e.g. 31 players filled with larger
+   tables: 4x4+3x5, 19 repeats with the rule, about 2 without);
+3. in round 1 (or when ``separate_clubs=True``), players of the same club at one table.
+
+Seat order within a table is the playing order; it is chosen so that who sits first (and every other
+seat) rotates: each table takes the permutation that puts its players on the seats they had least.
+
+Everything is reproducible from the integer seed: a private ``random.Random(seed)`` is used, players
+are processed sorted by id and no set/dict iteration order of strings is relied upon, so
+``PYTHONHASHSEED`` does not matter.  The search is bounded by a number of move evaluations, never by
+wall-clock time, so the result does not depend on the speed of the machine either.
+
+Algorithm: a conflict-directed tabu search (after Dotu & Van Hentenryck's social golfer search) over
+swaps of two players between tables of one round, with an incremental cost.  A player is "in conflict"
+when a table-mate already met him (or shares his club in a club-separated round); each iteration
+moves one conflicting player to the best place in its round.  Known designs (the affine plane AG(2,4)
+for 16 players, a social-golfer solution for 24 players, good 6-round schedules for 12 and 20
+players; each minus one point for 15 and 23 players) are shipped in :mod:`engine.seating.designs`
+and are continued when the history so far is (isomorphic to) a prefix of one of them.
+
+Modules: :mod:`~engine.seating.tables` (table plan), :mod:`~engine.seating.costs` (pair cost, meetings,
+odd spread, reports, lower bound), :mod:`~engine.seating.state` (players as indices, odd-table roles),
+:mod:`~engine.seating.search` (the tabu search), :mod:`~engine.seating.designs` (shipped designs and
+prefix matching), :mod:`~engine.seating.order` (seat order), :mod:`~engine.seating.plan` (seat_round,
+plan_schedule, re-planning).
+"""
+
+from __future__ import annotations
+
+from engine.seating.base import Round, SeatingError, SeatingPlayer
+from engine.seating.costs import SeatingReport, lower_bound_repeats, schedule_stats, seating_report
+from engine.seating.plan import plan_schedule, seat_round
+from engine.seating.tables import table_plan
+
+__all__ = [
+    "Round",
+    "SeatingError",
+    "SeatingPlayer",
+    "SeatingReport",
+    "lower_bound_repeats",
+    "plan_schedule",
+    "schedule_stats",
+    "seat_round",
+    "seating_report",
+    "table_plan",
+]

@@ -1,0 +1,113 @@
+"""Costs and reports: pair cost of repeated meetings, meetings, odd-table spread, lower bounds.
+
+See docs/rules.md, Seating.  A pair meeting ``m`` times costs ``(m - 1) + 10 * C(m - 1, 2)`` repeat
+units, so a third meeting costs far more than a second.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from engine.seating.base import Round
+
+# Cost units.  A repeat costs REPEAT per extra meeting, plus THIRD per pair of extra meetings.
+_REPEAT = 10
+_THIRD = 100
+_CLUB = 3  # a same-club pair in a club-separated round; cheaper than any repeat
+_STICK = 1  # re-planning: bonus for a pair of the previous plan still at one table
+
+def _pair_cost(m: int) -> int:
+    if m <= 1:
+        return 0
+    return _REPEAT * (m - 1) + _THIRD * ((m - 1) * (m - 2) // 2)
+
+
+_UP = [_pair_cost(m + 1) - _pair_cost(m) for m in range(64)]
+_DOWN = [0] + [_pair_cost(m - 1) - _pair_cost(m) for m in range(1, 64)]
+
+
+def lower_bound_repeats(n_players: int, sizes: Sequence[int], n_rounds: int) -> int:
+    """Counting lower bound on repeated pairs: pair slots over all rounds minus the number of pairs."""
+    slots = n_rounds * sum(s * (s - 1) // 2 for s in sizes)
+    return max(0, slots - n_players * (n_players - 1) // 2)
+
+
+
+def _cost_bound(n: int, sizes: Sequence[int], n_rounds: int) -> int:
+    slots = n_rounds * sum(s * (s - 1) // 2 for s in sizes)
+    pairs = n * (n - 1) // 2
+    if pairs == 0:
+        return 0
+    q, r = divmod(slots, pairs)
+    return r * _pair_cost(q + 1) + (pairs - r) * _pair_cost(q)
+
+
+@dataclass(frozen=True)
+class SeatingReport:
+    repeated_pairs: int  # sum over pairs of (meetings - 1) over history + proposal
+    new_repeats: list[tuple[int, int, int]]  # (a, b, times met including this round), a < b
+    max_meetings: int
+    small_table_spread: int  # most minus fewest odd tables per player, over players who played all rounds
+    odd_tables: dict[int, int] = field(default_factory=dict)  # player id -> odd tables (all players)
+
+
+def _meetings(rounds: Sequence[Round]) -> Counter:
+    met: Counter = Counter()
+    for rnd in rounds:
+        for table in rnd:
+            ids = sorted(table)
+            for i, a in enumerate(ids):
+                for b in ids[i + 1 :]:
+                    met[(a, b)] += 1
+    return met
+
+
+def _odd_spread(rounds: Sequence[Round], preferred: int) -> tuple[int, dict[int, int]]:
+    odd: Counter = Counter()
+    played: Counter = Counter()
+    for rnd in rounds:
+        for table in rnd:
+            for p in table:
+                played[p] += 1
+                if len(table) != preferred:
+                    odd[p] += 1
+    full = [p for p in played if played[p] == len(rounds)]
+    spread = max(odd[p] for p in full) - min(odd[p] for p in full) if full else 0
+    return spread, {p: odd[p] for p in sorted(played)}
+
+
+def seating_report(history: Sequence[Round], proposal: Round, sizes_preferred: int = 4) -> SeatingReport:
+    """What the organizer sees before publishing ``proposal`` (also after a manual swap)."""
+    before = _meetings(history)
+    met = before + _meetings([proposal])
+    new = []
+    for table in proposal:
+        ids = sorted(table)
+        for i, a in enumerate(ids):
+            for b in ids[i + 1 :]:
+                if before[(a, b)]:
+                    new.append((a, b, before[(a, b)] + 1))
+    new.sort()
+    spread, odd = _odd_spread([*history, proposal], sizes_preferred)
+    return SeatingReport(
+        repeated_pairs=sum(m - 1 for m in met.values() if m > 1),
+        new_repeats=new,
+        max_meetings=max(met.values(), default=0),
+        small_table_spread=spread,
+        odd_tables=odd,
+    )
+
+
+def schedule_stats(rounds: Sequence[Round], preferred: int = 4) -> SeatingReport:
+    """Stats of a whole schedule.  ``new_repeats`` lists every pair meeting more than once."""
+    met = _meetings(rounds)
+    spread, odd = _odd_spread(rounds, preferred)
+    return SeatingReport(
+        repeated_pairs=sum(m - 1 for m in met.values() if m > 1),
+        new_repeats=sorted((a, b, m) for (a, b), m in met.items() if m > 1),
+        max_meetings=max(met.values(), default=0),
+        small_table_spread=spread,
+        odd_tables=odd,
+    )

@@ -1,0 +1,358 @@
+"""Public entry points: seat one round (round by round) or plan a schedule, and re-plan (warm start).
+
+See docs/rules.md, Seating.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from engine.seating.base import Round, SeatingPlayer
+from engine.seating.costs import _UP, _pair_cost
+from engine.seating.designs import _design_candidates, _design_rounds, _fit_sizes
+from engine.seating.order import _order_seats
+from engine.seating.search import _Search
+from engine.seating.state import _Context, _count_odd, _random_round
+
+# Search budgets, in move evaluations (deterministic, independent of machine speed).  One evaluation is
+# the cost change of one candidate swap; this machine does about a million a second.  The budget is the
+# same for every field up to _FULL_BUDGET_UP_TO players (a small field evaluates few candidates per
+# move, so it makes many more moves from the same budget) and shrinks beyond, where rounds are easy and
+# each move is dear.  A search stops early when no conflict is left or the lower bound is reached.
+_PLAN_BUDGET = 1_500_000  # a whole plan, split over independent starts
+_ROUND_BUDGET = 1_000_000  # seat_round: this round planned together with all remaining rounds
+_GREEDY_BUDGET = 20_000  # per round of the starting solution of a plan
+_FULL_BUDGET_UP_TO = 80
+_LOOKAHEAD = 1  # seat_round plans this many rounds more (not returned), unless told n_rounds
+_STARTS = 4  # independent starts (each with its own odd-table roles) sharing a budget
+_SOFT = 4  # seat_round: cost of breaking up a pair of a history table while planning (a repeat: 10)
+_SOFT_STAGES = (2, 6, 20, 60)
+_REPLAN_SLACK = 1  # re-planning keeps the old plan unless that costs more than this many repeats
+
+
+def _budget(base: int, n: int, effort: int) -> int:
+    scale = min(1.0, _FULL_BUDGET_UP_TO / max(1, n))
+    return int(base * scale) * max(1, effort)
+
+
+def _seat_one(
+    ctx: _Context, rng: random.Random, separate_clubs: bool, budget: int, used: list[int] | None = None
+) -> list[list[int]]:
+    levels0 = ctx.levels()
+    special = ctx.roles(rng)
+    rnd = _random_round(ctx.sizes, ctx.special_sizes, special, rng)
+    ctx.add_round(rnd, count_odd=False)
+    search = _Search(ctx, [rnd], levels0, [separate_clubs], rng)
+    search.run(budget)
+    if used is not None:
+        used[0] += search.evals + len(ctx.sizes)
+    return search.rounds[0]
+
+
+def _search_rounds(
+    base: _Context, m: int, club_rounds: list[bool], rng: random.Random, budget: int, target: int
+) -> tuple[int, list[list[list[int]]]]:
+    """Plan ``m`` rounds after ``base`` (not changed): independent starts, each a greedy round-by-round
+    seating (which also picks the odd-table roles) improved by the tabu search over all ``m`` rounds,
+    until the budget is spent, the ``target`` cost is reached or no conflict is left.  The best plan."""
+    levels0 = base.levels()
+    best_cost: int | None = None
+    best: list[list[list[int]]] = []
+    per_start = max(budget // _STARTS, 1)
+    used = [0]
+    while used[0] < budget:
+        work = base.clone()
+        rounds = []
+        for i in range(m):
+            rnd = _seat_one(work, rng, club_rounds[i], _GREEDY_BUDGET, used)
+            _count_odd(work, rnd)
+            rounds.append(rnd)
+        if not rounds:
+            break
+        search = _Search(work, rounds, levels0, club_rounds, rng)
+        cost = search.run(max(1, min(per_start, budget - used[0])), target, patience=per_start // 2)
+        used[0] += search.evals + 1
+        if best_cost is None or cost < best_cost:
+            best_cost, best = cost, search.rounds
+        if cost <= target or not search.conf_items:
+            break
+    return (best_cost if best_cost is not None else 0), best
+
+
+def seat_round(
+    players: Sequence[SeatingPlayer],
+    history: Sequence[Round],
+    sizes: Sequence[int],
+    *,
+    seed: int,
+    separate_clubs: bool | None = None,
+    preferred: int | None = None,
+    n_rounds: int | None = None,
+    effort: int = 1,
+) -> Round:
+    """The next round: tables in the order of ``sizes``, each a list of player ids in seat order.
+
+    ``history`` holds all earlier rounds (players no longer active are ignored).  ``separate_clubs``
+    defaults to True for round 1.  ``preferred`` (the preferred table size) tells which tables are the
+    odd ones; by default it is the most common size in ``sizes``.  ``n_rounds``: the rounds of the
+    tournament; this round is then planned together with all remaining rounds (only this one is
+    returned), so that it leaves them good seatings.  ``effort`` multiplies the search budget (the
+    best-known computation in ``bench/`` uses it; the app uses 1).
+    """
+    ctx = _Context(players, history, sizes, preferred)
+    rng = random.Random(seed)
+    if separate_clubs is None:
+        separate_clubs = not history
+    rnd = None
+    if not separate_clubs:
+        cont = _design_rounds(ctx, ctx.history, 1, None, rng)
+        if cont:
+            rnd = cont[0]
+    ahead = _LOOKAHEAD if n_rounds is None else max(0, n_rounds - len(ctx.history) - 1)
+    budget = _budget(_ROUND_BUDGET, ctx.n, effort)
+    if rnd is None and (not ctx.history or ahead == 0):
+        # round 1 (without clubs, every first round is as good as any other) or the last round
+        rnd = _seat_one(ctx, rng, separate_clubs, budget)
+    if rnd is None:
+        # plan this round together with the next ones (not returned), so that it does not leave them
+        # without good seatings
+        clubs = [separate_clubs] + [False] * ahead
+        floor = _floor(ctx, 1 + ahead)
+        if _clean_history(ctx):
+            cost, rounds = _soft_history(ctx, players, preferred, 1 + ahead, clubs, rng, budget // 2, floor)
+            if cost > floor:
+                cost2, rounds2 = _search_rounds(ctx, 1 + ahead, clubs, rng, budget // 2, floor)
+                if cost2 < cost:
+                    rounds = rounds2
+        else:
+            _cost, rounds = _search_rounds(ctx, 1 + ahead, clubs, rng, budget, floor)
+        rnd = rounds[0]
+    return ctx.to_ids(_order_seats(ctx, rnd, rng))
+
+
+def _clean_history(ctx: _Context) -> bool:
+    """Every active player played every earlier round, at tables of today's sizes."""
+    srt = sorted(ctx.sizes)
+    return all(sorted(len(t) for t in rnd) == srt for rnd in ctx.history)
+
+
+def _soft_history(
+    ctx: _Context,
+    players: Sequence[SeatingPlayer],
+    preferred: int | None,
+    m: int,
+    club_rounds: list[bool],
+    rng: random.Random,
+    budget: int,
+    floor: int,
+) -> tuple[int, list[list[list[int]]]]:
+    """Plan ``m`` rounds after a clean history by first searching the whole tournament with the
+    history rounds loosened: they may change where that pays more than ``_SOFT`` per pair of a history
+    table broken up (their odd-table roles stay).  Then the history is put back and the remaining rounds
+    found that way are repaired by the ordinary search.  A search with the history fixed from the start
+    gets stuck far more often: fitting a few rounds into a fixed history is the harder problem."""
+    h = len(ctx.history)
+    whole = _Context(players, [], ctx.sizes, preferred)
+    levels0 = whole.levels()
+    hist = [_fit_sizes([list(t) for t in rnd], ctx.sizes) for rnd in ctx.history]
+    for rnd in hist:
+        whole.add_round(rnd)
+    rounds = [[list(t) for t in rnd] for rnd in hist]
+    for _ in range(m):
+        rnd = _seat_one(whole, rng, False, _GREEDY_BUDGET)
+        _count_odd(whole, rnd)
+        rounds.append(rnd)
+    anchors = []
+    for rnd in hist:
+        anc = [-1] * ctx.n
+        for ti, t in enumerate(rnd):
+            for p in t:
+                anc[p] = ti
+        anchors.append(anc)
+    anchors += [[-1] * ctx.n for _ in range(m)]
+    search = _Search(
+        whole, rounds, levels0, [False] * (h + m), rng, anchors,
+        stick=[_SOFT] * h + [0] * m, fixed_roles=[True] * h + [False] * m,
+    )
+    for weight in _SOFT_STAGES:
+        # loosened first, then pinned step by step, so the free rounds follow the history back
+        search.stick = [weight] * h + [0] * m
+        search.run(budget // 2 // len(_SOFT_STAGES), -(10**18))
+    free = [[list(t) for t in rnd] for rnd in search.rounds[h:]]
+    work = ctx.clone()
+    levels0 = work.levels()
+    for rnd in free:
+        work.add_round(rnd, count_odd=False)
+        _count_odd(work, rnd)
+    repair = _Search(work, free, levels0, club_rounds, rng)
+    cost = repair.run(budget - budget // 2, floor)
+    return cost, repair.rounds
+
+
+def plan_schedule(
+    players: Sequence[SeatingPlayer],
+    n_rounds: int,
+    sizes: Sequence[int],
+    *,
+    seed: int,
+    history: Sequence[Round] = (),
+    previous_plan: Sequence[Round] | None = None,
+    preferred: int | None = None,
+    effort: int = 1,
+) -> list[Round]:
+    """Plan rounds ``len(history)+1 .. n_rounds`` for the active players.
+
+    ``previous_plan``: the earlier plan for those rounds (a whole plan of ``n_rounds`` rounds is accepted
+    too).  When given (players withdrew or arrived) it is the warm start: withdrawn players are removed,
+    new players fill the holes, and the search only repairs what became worse (pairs of the old plan
+    that stay together earn a small bonus), so most of the plan is kept.  A fresh plan is made as well;
+    the repaired one is taken unless it has more than ``_REPLAN_SLACK`` repeats more.  The first round of
+    a plan keeps players of the same club apart where possible.  ``preferred``: as for
+    :func:`seat_round`; ``effort`` multiplies the search budget.
+    """
+    ctx = _Context(players, history, sizes, preferred)
+    rng = random.Random(seed)
+    h = len(ctx.history)
+    m = n_rounds - h
+    if m <= 0:
+        return []
+    if previous_plan is not None and h and len(previous_plan) == n_rounds:
+        previous_plan = previous_plan[h:]  # the whole earlier plan was passed: keep the unplayed part
+    budget = _budget(_PLAN_BUDGET, ctx.n, effort)
+    club_first = h == 0
+    fixed, free = _fresh_plan(ctx, n_rounds, rng, budget)
+    if previous_plan is not None:
+        fresh_repeats = _repeats(ctx, [*fixed, *free])
+        warm_ctx = ctx.clone()
+        levels0 = warm_ctx.levels()
+        rounds, anchors = _warm_start(warm_ctx, previous_plan, m, rng)
+        club_rounds = [club_first and i == 0 for i in range(m)]
+        search = _Search(warm_ctx, rounds, levels0, club_rounds, rng, anchors)
+        search.run(budget, -(10**18))  # only stop when no conflict is left
+        if _repeats(ctx, search.rounds) <= fresh_repeats + _REPLAN_SLACK:
+            fixed, free = [], search.rounds
+    out = []
+    for rnd in [*fixed, *free]:
+        out.append(ctx.to_ids(_order_seats(ctx, rnd, rng)))
+    return out
+
+
+def _fresh_plan(ctx: _Context, n_rounds: int, rng: random.Random, budget: int):
+    """(design rounds, searched rounds) after the history of ``ctx`` (not changed)."""
+    h = len(ctx.history)
+    m = n_rounds - h
+    ctx = ctx.clone()
+    fixed: list[list[list[int]]] = []  # planned rounds not to be searched (design rounds)
+    known = list(ctx.history)
+    has_design = any(True for _ in _design_candidates(ctx.n, ctx.sizes))
+    if h == 0 and has_design:
+        # any first round is isomorphic to the design's first round: seat it for the clubs, then
+        # continue the design from it
+        first = _seat_one(ctx, rng, True, _budget(_ROUND_BUDGET, ctx.n, 1))
+        _count_odd(ctx, first)
+        fixed.append(first)
+        known.append(first)
+    cont = _design_rounds(ctx, known, n_rounds - len(known), n_rounds, rng) if has_design else None
+    for rnd in cont or []:
+        ctx.add_round(rnd)
+        fixed.append(rnd)
+    club_rounds = [h == 0 and not fixed and i == 0 for i in range(m - len(fixed))]
+    target = _floor(ctx, m - len(fixed))
+    _cost, free = _search_rounds(ctx, m - len(fixed), club_rounds, rng, budget, target)
+    return fixed, free
+
+
+def _floor(ctx: _Context, m: int) -> int:
+    """A lower bound on the pair cost after ``m`` more rounds: the meetings so far, and the new ones
+    given one by one to the pairs where they cost least (the pair cost is convex)."""
+    counts: dict[int, int] = {}
+    cost = 0
+    for a, row in enumerate(ctx.M):
+        for b in range(a + 1, ctx.n):
+            v = row[b]
+            counts[v] = counts.get(v, 0) + 1
+            cost += _pair_cost(v)
+    left = m * sum(s * (s - 1) // 2 for s in ctx.sizes)
+    level = 0
+    while left > 0:
+        c = counts.get(level, 0)
+        if c:
+            t = min(c, left)
+            cost += t * _UP[level]
+            counts[level] = c - t
+            counts[level + 1] = counts.get(level + 1, 0) + t
+            left -= t
+        else:
+            level += 1
+    return cost
+
+
+def _repeats(ctx: _Context, rounds: list[list[list[int]]]) -> int:
+    """Repeated pairs of the history of ``ctx`` plus ``rounds`` (indices)."""
+    met: dict[tuple[int, int], int] = {}
+    for rnd in [*ctx.history, *rounds]:
+        for table in rnd:
+            for i, a in enumerate(table):
+                for b in table[i + 1 :]:
+                    key = (a, b) if a < b else (b, a)
+                    met[key] = met.get(key, 0) + 1
+    return sum(v - 1 for v in met.values() if v > 1)
+
+
+def _warm_start(ctx: _Context, previous_plan: Sequence[Round], m: int, rng: random.Random):
+    """Rebuild the previous plan for the current players and sizes, keeping as much as possible."""
+    rounds = []
+    anchors = []
+    for i in range(m):
+        old = ctx.to_idx(previous_plan[i]) if i < len(previous_plan) else []
+        anc = [-1] * ctx.n
+        for ti, t in enumerate(old):
+            for p in t:
+                anc[p] = ti
+        anchors.append(anc)
+        prefer = [False] * ctx.n
+        for t in old:
+            if len(t) in ctx.special_sizes:
+                for p in t:
+                    prefer[p] = True
+        rnd = _repair_round(old, ctx.sizes, ctx.special_sizes, ctx.roles(rng, prefer), ctx.M, rng)
+        ctx.add_round(rnd)
+        rounds.append(rnd)
+    return rounds, anchors
+
+
+def _repair_round(old: list[list[int]], sizes, special_sizes, special: list[bool], M, rng: random.Random):
+    n = len(special)
+    old = [list(t) for t in old if t]
+    slots = list(range(len(sizes)))
+    # give every slot the old table with most players of the right role (big slots first)
+    slots.sort(key=lambda s: -sizes[s])
+    taken = [False] * len(old)
+    tables: list[list[int]] = [[] for _ in sizes]
+    for s in slots:
+        want = sizes[s] in special_sizes
+        best = -1
+        best_score = -1
+        for j, t in enumerate(old):
+            if taken[j]:
+                continue
+            score = sum(1 for p in t if special[p] == want)
+            if score > best_score:
+                best, best_score = j, score
+        if best >= 0:
+            taken[best] = True
+            keep = [p for p in old[best] if special[p] == want][: sizes[s]]
+            tables[s] = keep
+    seated = {p for t in tables for p in t}
+    pool_sp = [p for p in range(n) if p not in seated and special[p]]
+    pool_no = [p for p in range(n) if p not in seated and not special[p]]
+    rng.shuffle(pool_sp)
+    rng.shuffle(pool_no)
+    # fill the holes greedily: each hole takes the waiting player who met the table least
+    for s, size in enumerate(sizes):
+        src = pool_sp if size in special_sizes else pool_no
+        while len(tables[s]) < size:
+            best = min(range(len(src)), key=lambda i, t=tables[s], src=src: sum(M[src[i]][x] for x in t))
+            tables[s].append(src.pop(best))
+    return tables

@@ -1,0 +1,417 @@
+"""Conflict-directed tabu search over swaps of two players between tables of one round.
+
+After Dotu & Van Hentenryck's social golfer search, with an incremental cost (docs/rules.md, Seating).
+The odd-table rule is kept as a hard constraint while searching.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from engine.seating.costs import _CLUB, _DOWN, _STICK, _UP, _pair_cost
+from engine.seating.state import _Context
+
+_MOVE_COST = 25  # a move (with its bookkeeping) costs about as much time as this many evaluations
+_MAX_TABLES = 40  # tables looked at per move in big rounds
+_SAMPLE = 32  # conflicting players looked at per move (fewer in big rounds)
+_STALL = 20  # iterations per player without improvement before a restart from the best with a kick
+_TENURE = 3  # tabu tenure, plus n // 10, plus a random part as large
+_KICK = 1  # random swaps of a kick, plus one per round
+
+
+class _Search:
+    """Conflict-directed tabu search over the free rounds; ``ctx.M`` must already include them."""
+
+    def __init__(
+        self,
+        ctx: _Context,
+        rounds: list[list[list[int]]],
+        levels0: list[int],
+        club_rounds: list[bool],
+        rng: random.Random,
+        anchors: list[list[int]] | None = None,
+        stick: list[int] | None = None,
+        fixed_roles: list[bool] | None = None,
+    ):
+        """``levels0``: ``ctx.levels()`` before the first free round (the free rounds are the last ones).
+
+        ``anchors[r][p]``: the table of p in the previous plan of free round r (-1: none); pairs kept
+        together earn a small bonus, so a re-plan changes what it must and little else."""
+        self.anchors = anchors
+        self.stick = stick if stick is not None else [_STICK] * len(rounds)
+        self.fixed_roles = fixed_roles if fixed_roles is not None else [False] * len(rounds)
+        self.ctx = ctx
+        self.n = n = ctx.n
+        self.rounds = rounds
+        self.club_rounds = club_rounds
+        self.rng = rng
+        self.special = [[len(t) in ctx.special_sizes for t in rnd] for rnd in rounds]
+        self.where = []
+        for rnd in rounds:
+            w = [-1] * n
+            for ti, table in enumerate(rnd):
+                for p in table:
+                    w[p] = ti
+            self.where.append(w)
+        k = ctx.odd_seats
+        self.roles_free = 0 < k < n
+        self.levels0 = levels0
+        if self.roles_free:
+            self._recompute_levels(0)
+        self.conf_items: list[int] = []
+        self.conf_pos = [-1] * (n * len(rounds))
+        for r in range(len(rounds)):
+            for p in range(n):
+                self._update(r, p)
+
+    # -- odd-table roles --------------------------------------------------------------------------
+    # lv[r][p]: level of p before free round r.  The rule: at every round, every player at an odd table
+    # has a level <= every player at a normal table.  A swap between an odd and a normal table is
+    # allowed when it keeps that true in this and all later rounds.
+
+    def _recompute_levels(self, start: int) -> None:
+        n = self.n
+        R = len(self.rounds)
+        if start == 0:
+            self.lv = [list(self.levels0)]
+            self.isodd = [[False] * n for _ in range(R)]
+            self.top_odd = [None] * R
+            self.low_norm = [None] * R
+        for r in range(start, R):
+            isodd = self.isodd[r]
+            sp = self.special[r]
+            w = self.where[r]
+            for p in range(n):
+                isodd[p] = sp[w[p]]
+            if r + 1 < R:
+                prev = self.lv[r]
+                nxt = [prev[p] + (n if isodd[p] else 0) for p in range(n)]
+                if r + 1 < len(self.lv):
+                    self.lv[r + 1] = nxt
+                else:
+                    self.lv.append(nxt)
+            lv = self.lv[r]
+            odd_sorted = sorted((-lv[p], p) for p in range(n) if isodd[p])[:3]
+            norm_sorted = sorted((lv[p], p) for p in range(n) if not isodd[p])[:3]
+            self.top_odd[r] = [(-v, p) for v, p in odd_sorted]
+            self.low_norm[r] = norm_sorted
+
+    def _cross_ok(self, r: int, o: int, m: int) -> bool:
+        """May o (odd at round r) and m (normal at round r) change roles in round r?"""
+        n = self.n
+        for t in range(r, len(self.rounds)):
+            lv = self.lv[t]
+            lo = lv[o] - (n if t > r else 0)
+            lm = lv[m] + (n if t > r else 0)
+            odd_o = self.isodd[t][o] if t > r else False
+            odd_m = self.isodd[t][m] if t > r else True
+            mx = None
+            for v, p in self.top_odd[t]:
+                if p != o and p != m:
+                    mx = v
+                    break
+            mn = None
+            for v, p in self.low_norm[t]:
+                if p != o and p != m:
+                    mn = v
+                    break
+            for val, odd in ((lo, odd_o), (lm, odd_m)):
+                if odd:
+                    mx = val if mx is None or val > mx else mx
+                else:
+                    mn = val if mn is None or val < mn else mn
+            if mx is not None and mn is not None and mx > mn:
+                return False
+        return True
+
+    def _is_conflict(self, r: int, p: int) -> bool:
+        ti = self.where[r][p]
+        if ti < 0:
+            return False
+        row = self.ctx.M[p]
+        table = self.rounds[r][ti]
+        for q in table:
+            if q != p and row[q] >= 2:
+                return True
+        if self.club_rounds[r]:
+            c = self.ctx.clubs[p]
+            if c >= 0:
+                for q in table:
+                    if q != p and self.ctx.clubs[q] == c:
+                        return True
+        return False
+
+    def _update(self, r: int, p: int) -> None:
+        key = r * self.n + p
+        bad = self._is_conflict(r, p)
+        pos = self.conf_pos[key]
+        if bad and pos < 0:
+            self.conf_pos[key] = len(self.conf_items)
+            self.conf_items.append(key)
+        elif not bad and pos >= 0:
+            last = self.conf_items.pop()
+            if last != key:
+                self.conf_items[pos] = last
+                self.conf_pos[last] = pos
+            self.conf_pos[key] = -1
+
+    def cost(self) -> int:
+        ctx = self.ctx
+        total = 0
+        if self.anchors is not None:
+            for r, rnd in enumerate(self.rounds):
+                anc = self.anchors[r]
+                for table in rnd:
+                    cnt = Counter(anc[p] for p in table if anc[p] >= 0)
+                    total -= self.stick[r] * sum(v * (v - 1) // 2 for v in cnt.values())
+        n = self.n
+        for a in range(n):
+            row = ctx.M[a]
+            for b in range(a + 1, n):
+                if row[b] > 1:
+                    total += _pair_cost(row[b])
+        for r, rnd in enumerate(self.rounds):
+            if self.club_rounds[r]:
+                for table in rnd:
+                    cl = [ctx.clubs[p] for p in table if ctx.clubs[p] >= 0]
+                    total += _CLUB * sum(v * (v - 1) // 2 for v in Counter(cl).values())
+        return total
+
+    def swap(self, r: int, a: int, b: int) -> None:
+        M = self.ctx.M
+        w = self.where[r]
+        ta, tb = w[a], w[b]
+        A = self.rounds[r][ta]
+        B = self.rounds[r][tb]
+        Ma, Mb = M[a], M[b]
+        for x in A:
+            if x != a:
+                Ma[x] -= 1
+                M[x][a] -= 1
+                Mb[x] += 1
+                M[x][b] += 1
+        for y in B:
+            if y != b:
+                Ma[y] += 1
+                M[y][a] += 1
+                Mb[y] -= 1
+                M[y][b] -= 1
+        A[A.index(a)] = b
+        B[B.index(b)] = a
+        w[a], w[b] = tb, ta
+        if self.special[r][ta] != self.special[r][tb]:
+            self._recompute_levels(r)
+        for q in A:
+            self._update(r, q)
+        for q in B:
+            self._update(r, q)
+        for r2 in range(len(self.rounds)):
+            if r2 == r:
+                continue
+            w2 = self.where[r2]
+            for p in (a, b):
+                if w2[p] >= 0:
+                    for q in self.rounds[r2][w2[p]]:
+                        self._update(r2, q)
+
+    def delta(self, r: int, a: int, b: int) -> int:
+        M = self.ctx.M
+        w = self.where[r]
+        A = self.rounds[r][w[a]]
+        B = self.rounds[r][w[b]]
+        Ma, Mb = M[a], M[b]
+        up, down = _UP, _DOWN
+        d = 0
+        for x in A:
+            if x != a:
+                d += down[Ma[x]] + up[Mb[x]]
+        for y in B:
+            if y != b:
+                d += up[Ma[y]] + down[Mb[y]]
+        if self.club_rounds[r]:
+            d += self._club_delta([x for x in A if x != a], B, a, b)
+        if self.anchors is not None:
+            d += self.stick[r] * self._stick_delta(self.anchors[r], [x for x in A if x != a], B, a, b)
+        return d
+
+    def _stick_delta(self, anc: list[int], rest_a: list[int], B: list[int], a: int, b: int) -> int:
+        ca, cb = anc[a], anc[b]
+        s = 0
+        for x in rest_a:
+            cx = anc[x]
+            if cx >= 0:
+                s += (cx == ca) - (cx == cb)
+        for y in B:
+            if y != b:
+                cy = anc[y]
+                if cy >= 0:
+                    s += (cy == cb) - (cy == ca)
+        return s
+
+    def _club_delta(self, rest_a: list[int], B: list[int], a: int, b: int) -> int:
+        clubs = self.ctx.clubs
+        ca, cb = clubs[a], clubs[b]
+        if ca == cb:
+            return 0
+        s = 0
+        for x in rest_a:
+            cx = clubs[x]
+            s += (cx == cb and cb >= 0) - (cx == ca and ca >= 0)
+        for y in B:
+            if y != b:
+                cy = clubs[y]
+                s += (cy == ca and ca >= 0) - (cy == cb and cb >= 0)
+        return _CLUB * s
+
+    def snapshot(self) -> list[list[list[int]]]:
+        return [[list(t) for t in rnd] for rnd in self.rounds]
+
+    def run(self, budget: int, target: int = 0, sample: int = 0, patience: int | None = None) -> int:
+        """Search until no conflict is left, the cost is ``target`` or ``budget`` evaluations are used."""
+        rng = self.rng
+        n = self.n
+        cost = self.cost()
+        best_cost = cost
+        best = self.snapshot()
+        self.evals = 0
+        if not self.conf_items or cost <= target or not any(len(rnd) > 1 for rnd in self.rounds):
+            return cost
+        tabu = [[0] * n for _ in self.rounds]
+        it = 0
+        evals = 0
+        last_improvement = 0
+        stall = max(200, _STALL * n)
+        base_tenure = _TENURE + n // 10
+        up, down = _UP, _DOWN
+        roles_free = self.roles_free
+        if patience is None:
+            patience = max(30_000, budget // 4)
+        sample = max(1, min(sample or _SAMPLE, 1000 // n))
+        best_evals = 0
+        while evals < budget and evals - best_evals < patience:
+            it += 1
+            if not self.conf_items:
+                break
+            items = self.conf_items
+            keys = items if len(items) <= sample else rng.sample(items, sample)
+            best_d = None
+            cands: list[tuple[int, int, int]] = []
+            M = self.ctx.M
+            for key in keys:
+                r, a = divmod(key, n)
+                ta = self.where[r][a]
+                special = self.special[r]
+                tabu_r = tabu[r]
+                a_tabu = tabu_r[a] > it
+                Ma = M[a]
+                rest_a = [x for x in self.rounds[r][ta] if x != a]
+                leave = 0
+                for x in rest_a:
+                    leave += down[Ma[x]]
+                club_round = self.club_rounds[r]
+                anc = self.anchors[r] if self.anchors is not None else None
+                stick_r = self.stick[r]
+                roles_r = roles_free and not self.fixed_roles[r]
+                tables = self.rounds[r]
+                if len(tables) > _MAX_TABLES:
+                    # big rounds: look at a random part of the tables (plenty of good places there)
+                    picks = rng.sample(range(len(tables)), _MAX_TABLES)
+                else:
+                    picks = range(len(tables))
+                for tb in picks:
+                    table = tables[tb]
+                    if tb == ta:
+                        continue
+                    cross = special[ta] != special[tb]
+                    if cross and not roles_r:
+                        continue
+                    join = leave
+                    for y in table:
+                        join += up[Ma[y]]
+                    for b in table:
+                        Mb = M[b]
+                        d = join - up[Ma[b]]
+                        for x in rest_a:
+                            d += up[Mb[x]]
+                        for y in table:
+                            if y != b:
+                                d += down[Mb[y]]
+                        if club_round:
+                            d += self._club_delta(rest_a, table, a, b)
+                        if anc is not None:
+                            d += stick_r * self._stick_delta(anc, rest_a, table, a, b)
+                        evals += 1
+                        if (a_tabu or tabu_r[b] > it) and cost + d >= best_cost:
+                            continue
+                        if best_d is not None and d > best_d:
+                            continue
+                        if cross and not (
+                            self._cross_ok(r, a, b) if special[ta] else self._cross_ok(r, b, a)
+                        ):
+                            continue
+                        if best_d is None or d < best_d:
+                            best_d = d
+                            cands = [(r, a, b)]
+                        else:
+                            cands.append((r, a, b))
+            if best_d is None:
+                evals += _MOVE_COST
+                continue
+            r, a, b = cands[rng.randrange(len(cands))] if len(cands) > 1 else cands[0]
+            self.swap(r, a, b)
+            evals += _MOVE_COST
+            cost += best_d
+            tenure = base_tenure + rng.randrange(base_tenure + 1)
+            tabu[r][a] = it + tenure
+            tabu[r][b] = it + tenure
+            if cost < best_cost:
+                best_cost = cost
+                best = self.snapshot()
+                last_improvement = it
+                best_evals = evals
+                if cost <= target:
+                    break
+            elif it - last_improvement > stall:
+                # restart from the best schedule with a few random swaps
+                self._restore(best)
+                cost = best_cost
+                for _ in range(_KICK + len(self.rounds)):
+                    r = rng.randrange(len(self.rounds))
+                    a, b = rng.sample(range(n), 2)
+                    wa, wb = self.where[r][a], self.where[r][b]
+                    if wa < 0 or wb < 0 or wa == wb:
+                        continue
+                    sp = self.special[r]
+                    if sp[wa] != sp[wb]:
+                        continue
+                    cost += self.delta(r, a, b)
+                    self.swap(r, a, b)
+                last_improvement = it
+        self._restore(best)
+        self.evals = evals
+        return best_cost
+
+    def _restore(self, rounds: list[list[list[int]]]) -> None:
+        ctx = self.ctx
+        M = ctx.M
+        for rnd in self.rounds:
+            for table in rnd:
+                for i, a in enumerate(table):
+                    for b in table[i + 1 :]:
+                        M[a][b] -= 1
+                        M[b][a] -= 1
+        for r, rnd in enumerate(rounds):
+            self.rounds[r][:] = [list(t) for t in rnd]
+            w = self.where[r]
+            for ti, table in enumerate(self.rounds[r]):
+                for i, a in enumerate(table):
+                    w[a] = ti
+                    for b in table[i + 1 :]:
+                        M[a][b] += 1
+                        M[b][a] += 1
+        if self.roles_free:
+            self._recompute_levels(0)
+        for r in range(len(self.rounds)):
+            for p in range(self.n):
+                self._update(r, p)
