@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from engine.scoring import EndRule, ScoringFormat
+from engine.seating import TableFill
 from engine.standings import MissedRoundPolicy
 
 from .audit.actions import AuditAction
@@ -95,10 +96,10 @@ class Player(models.Model):
 
 
 class Tournament(models.Model):
-    class Fill(models.TextChoices):
-        SMALLER = "smaller", _("tables one smaller")
-        LARGER = "larger", _("tables one larger")
-
+    FILL_CHOICES = engine_choices(TableFill, {
+        TableFill.SMALLER: _("tables one smaller"),
+        TableFill.LARGER: _("tables one larger"),
+    })
     SCORING_CHOICES = engine_choices(ScoringFormat, {
         ScoringFormat.MINUS_POINTS: _("minus points (lowest total wins)"),
         ScoringFormat.WINNER_COLLECTS: _("winner collects (highest total wins)"),
@@ -122,7 +123,7 @@ class Tournament(models.Model):
     table_size = models.PositiveSmallIntegerField(_("preferred table size"), default=4)
     table_min = models.PositiveSmallIntegerField(_("smallest table"), default=3)
     table_max = models.PositiveSmallIntegerField(_("largest table"), default=5)
-    fill = models.CharField(_("fill with"), max_length=10, choices=Fill.choices, default=Fill.SMALLER)
+    fill = models.CharField(_("fill with"), max_length=10, choices=FILL_CHOICES, default=TableFill.SMALLER)
     scoring = models.CharField(
         _("scoring"), max_length=10, choices=SCORING_CHOICES, default=ScoringFormat.MINUS_POINTS
     )

@@ -45,13 +45,14 @@ from __future__ import annotations
 from engine.seating.base import Round, SeatingError, SeatingPlayer
 from engine.seating.costs import SeatingReport, lower_bound_repeats, schedule_stats, seating_report
 from engine.seating.plan import plan_schedule, seat_round
-from engine.seating.tables import table_plan
+from engine.seating.tables import TableFill, table_plan
 
 __all__ = [
     "Round",
     "SeatingError",
     "SeatingPlayer",
     "SeatingReport",
+    "TableFill",
     "lower_bound_repeats",
     "plan_schedule",
     "schedule_stats",

@@ -4,6 +4,7 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from engine.scoring import EndRule, ScoringFormat
+from engine.seating import TableFill
 from engine.standings import MissedRoundPolicy
 from tournament.models import Tournament, engine_choices
 
@@ -31,3 +32,9 @@ def test_fields_use_those_choices():
     assert fields["scoring"].choices == Tournament.SCORING_CHOICES
     assert fields["end_rule"].default == EndRule.ROUNDS
     assert fields["missed_rounds"].default == MissedRoundPolicy.RANK_AFTER
+
+
+def test_fill_choices_are_the_seating_engines():
+    assert [value for value, _label in Tournament.FILL_CHOICES] == [member.value for member in TableFill]
+    fields = {f.name: f for f in Tournament._meta.get_fields()}
+    assert fields["fill"].default == TableFill.SMALLER
