@@ -163,7 +163,7 @@ class Tournament(models.Model):
     )
     signup_deadline = models.DateTimeField(_("sign-up deadline"), null=True, blank=True)
     entry_fee_cents = models.PositiveIntegerField(_("entry fee (cents)"), default=0)
-    payout_percent = models.PositiveSmallIntegerField(_("paid out (% of the entry fees)"), default=0)
+    payout_percent = models.PositiveSmallIntegerField(_("payout percentage of the entry fees"), default=0)
     prize_kind = models.CharField(
         _("prize table"), max_length=10, choices=PRIZE_KIND_CHOICES, default=TableKind.PERCENT
     )
