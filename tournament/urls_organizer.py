@@ -10,6 +10,7 @@ from .views.organizer import (
     players,
     results,
     rounds,
+    signups,
     standings,
     tournament,
 )
@@ -64,4 +65,7 @@ urlpatterns = [
     path(R + "tables/<int:table_number>/", captain_links.TableDetailView.as_view(), name="table_detail"),
     path(T + "audit/", audit.AuditLogView.as_view(), name="audit"),
     path(T + "backup.json", backup.BackupDownloadView.as_view(), name="backup"),
+    path(T + "signups/", signups.SignupsView.as_view(), name="signups"),
+    path(T + "signups/<int:signup_pk>/", signups.SignupActionView.as_view(), name="signup_action"),
+    path(T + "signups/export.csv", signups.SignupsExportView.as_view(), name="signups_export"),
 ]

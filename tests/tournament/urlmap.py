@@ -38,6 +38,7 @@ POST_ONLY = {
     "organizer:clock_pause",
     "organizer:clock_resume",
     "organizer:clock_reset",
+    "organizer:signup_action",
     "print:logo",
 }
 
@@ -56,6 +57,7 @@ CONTENT_TYPES = {
     "print:start_cards": "application/pdf",
     "organizer:backup": "application/json",
     "organizer:standings_export": "text/csv",
+    "organizer:signups_export": "text/csv",
 }
 
 
@@ -115,6 +117,7 @@ class World:
             "submission_pk": self.submission.pk,
             "token": self.waiting_table.token,
             "signup_token": self.extra["signup"].token if "signup" in self.extra else "",
+            "signup_pk": self.extra["signup"].pk if "signup" in self.extra else 0,
         }
         return {name: values[name] for name in names}
 

@@ -69,8 +69,15 @@ class SignupSettingsForm(forms.ModelForm):
         fields = ["signup_open", "signup_capacity", "signup_deadline"]
         widgets = {"signup_deadline": forms.DateTimeInput(attrs={"type": "datetime-local"})}
 
+    def settings(self) -> dict:
+        return {name: self.cleaned_data[name] for name in self.Meta.fields}
+
     def clean_signup_capacity(self):
         capacity = self.cleaned_data["signup_capacity"]
         if capacity is not None and not 1 <= capacity <= 2000:
             raise forms.ValidationError(_("Please enter between 1 and 2000 places."), code="capacity")
         return capacity
+
+
+class SignupActionForm(forms.Form):
+    action = forms.ChoiceField(choices=[(a, a) for a in ("approve", "refuse", "up", "down")])

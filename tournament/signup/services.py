@@ -171,3 +171,26 @@ def signup_move(*, signup: Signup, user, up: bool) -> Signup:
         before=before, after=signup_snapshot(signup),
     )
     return signup
+
+
+@transaction.atomic
+def signup_settings_update(
+    *, tournament: Tournament, user, signup_open: bool, signup_capacity: int | None,
+    signup_deadline: datetime.datetime | None,
+) -> Tournament:
+    """Switch the sign-up on or off, set places and deadline; more places move waiting people up."""
+    tournament = _locked_tournament(tournament)
+    fields = ("signup_open", "signup_capacity", "signup_deadline")
+    before = {name: getattr(tournament, name) for name in fields}
+    tournament.signup_open, tournament.signup_capacity = signup_open, signup_capacity
+    tournament.signup_deadline = signup_deadline
+    after = {name: getattr(tournament, name) for name in fields}
+    if before != after:
+        tournament.save(update_fields=list(fields))
+        audit(
+            tournament=tournament, user=user, action=AuditAction.TOURNAMENT_UPDATE,
+            before={k: str(v) if v is not None else None for k, v in before.items()},
+            after={k: str(v) if v is not None else None for k, v in after.items()},
+        )
+        _fill_places(tournament, user=user)
+    return tournament
