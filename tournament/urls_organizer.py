@@ -7,6 +7,7 @@ from .views.organizer import (
     backup,
     captain_links,
     clock,
+    door,
     players,
     results,
     rounds,
@@ -68,4 +69,9 @@ urlpatterns = [
     path(T + "signups/", signups.SignupsView.as_view(), name="signups"),
     path(T + "signups/<int:signup_pk>/", signups.SignupActionView.as_view(), name="signup_action"),
     path(T + "signups/export.csv", signups.SignupsExportView.as_view(), name="signups_export"),
+    path(T + "door/", door.DoorView.as_view(), name="door"),
+    path(T + "door/signups/<int:signup_pk>/", door.DoorSignupCheckInView.as_view(), name="door_signup"),
+    path(T + "door/players/<int:registration_pk>/", door.DoorPayView.as_view(), name="door_pay"),
+    path(T + "door/walk-in/", door.DoorWalkInView.as_view(), name="door_walk_in"),
+    path(T + "door/cash-report.csv", door.CashReportCsvView.as_view(), name="cash_report_csv"),
 ]

@@ -39,6 +39,9 @@ POST_ONLY = {
     "organizer:clock_resume",
     "organizer:clock_reset",
     "organizer:signup_action",
+    "organizer:door_signup",
+    "organizer:door_pay",
+    "organizer:door_walk_in",
     "print:logo",
 }
 
@@ -58,6 +61,8 @@ CONTENT_TYPES = {
     "organizer:backup": "application/json",
     "organizer:standings_export": "text/csv",
     "organizer:signups_export": "text/csv",
+    "organizer:cash_report_csv": "text/csv",
+    "print:cash_report": "application/pdf",
 }
 
 

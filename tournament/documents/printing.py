@@ -25,6 +25,7 @@ from engine.printing import LocalFileFetcher, render_pdf
 from engine.roles import table_roles
 from engine.scoring import ScoringFormat
 from engine.standings import TIEBREAKS
+from tournament.cashdesk.selectors import cash_report
 from tournament.models import Registration, Round, Seat, Tournament
 from tournament.qr import absolute_url
 from tournament.rounds.selectors import round_tables
@@ -420,3 +421,12 @@ def start_cards_html(tournament: Tournament, *, request: HttpRequest | None = No
 
 def start_cards_pdf(tournament: Tournament, *, request: HttpRequest | None = None) -> bytes:
     return html_to_pdf(start_cards_html(tournament, request=request))
+
+
+# --- Cash report --------------------------------------------------------------------------------
+
+
+def cash_report_pdf(tournament: Tournament, *, request: HttpRequest | None = None) -> bytes:
+    context = {"tournament": tournament, "report": cash_report(tournament)}
+    html = render_to_string("print/cash_report.html", context, request=request)
+    return html_to_pdf(html)
