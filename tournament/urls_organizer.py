@@ -9,6 +9,7 @@ from .views.organizer import (
     clock,
     door,
     players,
+    prizes,
     results,
     rounds,
     signups,
@@ -74,4 +75,5 @@ urlpatterns = [
     path(T + "door/players/<int:registration_pk>/", door.DoorPayView.as_view(), name="door_pay"),
     path(T + "door/walk-in/", door.DoorWalkInView.as_view(), name="door_walk_in"),
     path(T + "door/cash-report.csv", door.CashReportCsvView.as_view(), name="cash_report_csv"),
+    path(T + "prizes/", prizes.PrizesView.as_view(), name="prizes"),
 ]

@@ -27,6 +27,7 @@ from engine.scoring import ScoringFormat
 from engine.standings import TIEBREAKS
 from tournament.cashdesk.selectors import cash_report
 from tournament.models import Registration, Round, Seat, Tournament
+from tournament.prizes.selectors import PrizeList, has_prizes, prize_list
 from tournament.qr import absolute_url
 from tournament.rounds.selectors import round_tables
 from tournament.standings.selectors import (
@@ -239,6 +240,7 @@ class StandingsDocument:
     lines: list[StandingLine]
     tiebreaks: list[tuple[str, str]] = field(default_factory=list)
     final: bool = False
+    prizes: PrizeList | None = None  # on the final standings, when prizes are set
 
     @property
     def after_round(self) -> int | None:
@@ -259,6 +261,7 @@ def standings_document(tournament: Tournament, *, after_round: int | None = None
         lines=lines,
         tiebreaks=[(key, _(TIEBREAKS[key].label)) for key in keys],
         final=final,
+        prizes=prize_list(tournament, lines) if final and has_prizes(tournament) else None,
     )
 
 
@@ -280,6 +283,7 @@ def standings_html(document: StandingsDocument, *, request: HttpRequest | None =
         "rows": rows,
         "landscape": columns > 12,
         "points_label": points_label(document.tournament),
+        "prizes": document.prizes,
     }
     return render_to_string("print/standings.html", context, request=request)
 
