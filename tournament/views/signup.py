@@ -53,6 +53,8 @@ class SignupView(View):
             context = signup_context(tournament, SignupForm(request.POST), error="rate_limited")
             return render(request, TEMPLATE, context, status=429)
         form = SignupForm(request.POST)
+        if not signup_context(tournament, form)["accepting"]:
+            return render(request, TEMPLATE, signup_context(tournament, form, error="closed"), status=400)
         if not form.is_valid():
             return render(request, TEMPLATE, signup_context(tournament, form), status=400)
         try:
