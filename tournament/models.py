@@ -18,6 +18,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from engine.prizes import SharedPlaces, TableKind
 from engine.scoring import EndRule, ScoringFormat
 from engine.seating import TableFill
 from engine.standings import MissedRoundPolicy
@@ -112,6 +113,14 @@ class Tournament(models.Model):
         MissedRoundPolicy.RANK_AFTER: _("ranked after all players who played every round"),
         MissedRoundPolicy.CHARGE_HIGHEST: _("charged the highest score of that round"),
     })
+    PRIZE_KIND_CHOICES = engine_choices(TableKind, {
+        TableKind.PERCENT: _("percentages of the prize pot"),
+        TableKind.FIXED: _("fixed amounts in euros"),
+    })
+    SHARED_PLACES_CHOICES = engine_choices(SharedPlaces, {
+        SharedPlaces.SPLIT: _("shared places split their prizes"),
+        SharedPlaces.BOTH_FULL: _("shared places each get the full prize"),
+    })
 
     name = models.CharField(_("name"), max_length=150)
     date = models.DateField(_("date"))
@@ -149,6 +158,22 @@ class Tournament(models.Model):
     seating_plan = models.JSONField(default=dict, blank=True, editable=False)
     logo = models.ImageField(_("club logo for certificates"), upload_to="logos/", blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    signup_open = models.BooleanField(_("public sign-up switched on"), default=False)
+    signup_capacity = models.PositiveSmallIntegerField(
+        _("places"), null=True, blank=True, help_text=_("Empty: no limit. Once full, a waiting list."),
+    )
+    signup_deadline = models.DateTimeField(_("sign-up deadline"), null=True, blank=True)
+    entry_fee_cents = models.PositiveIntegerField(_("entry fee (cents)"), default=0)
+    payout_percent = models.PositiveSmallIntegerField(_("payout percentage of the entry fees"), default=0)
+    prize_kind = models.CharField(
+        _("prize table"), max_length=10, choices=PRIZE_KIND_CHOICES, default=TableKind.PERCENT
+    )
+    prize_table = models.JSONField(_("prizes by place"), default=list, blank=True)
+    shared_places = models.CharField(
+        _("shared places"), max_length=10, choices=SHARED_PLACES_CHOICES, default=SharedPlaces.SPLIT
+    )
+    goods_prizes = models.JSONField(_("goods prizes"), default=list, blank=True)
+    prize_overrides = models.JSONField(default=dict, blank=True, editable=False)
 
     class Meta:
         ordering = ["-date", "name"]
@@ -385,3 +410,80 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%H:%M:%S} {self.action}"
+
+
+def new_signup_token() -> str:
+    """256 random bits: the registrant's private link to their status."""
+    return secrets.token_urlsafe(32)
+
+
+class Signup(models.Model):
+    """A public sign-up before the day: a place (up to the capacity) or the waiting list."""
+
+    class Status(models.TextChoices):
+        CONFIRMED = "confirmed", _("has a place")
+        WAITING = "waiting", _("waiting list")
+        REFUSED = "refused", _("refused")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="signups")
+    first_name = models.CharField(_("first name"), max_length=80)
+    last_name = models.CharField(_("last name"), max_length=80)
+    club = models.CharField(_("club"), max_length=120, blank=True)
+    birth_year = models.PositiveSmallIntegerField(_("year of birth"))
+    email = models.EmailField(_("e-mail"), blank=True)
+    phone = models.CharField(_("phone"), max_length=40, blank=True)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices)
+    # Order on the waiting list (and of sign-up): smaller first; the organizer may move people.
+    queue = models.PositiveIntegerField(_("order"))
+    token = models.CharField(max_length=64, unique=True, default=new_signup_token, editable=False)
+    registration = models.OneToOneField(
+        Registration, null=True, blank=True, on_delete=models.SET_NULL, related_name="signup"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "queue"]
+        verbose_name = _("sign-up")
+        verbose_name_plural = _("sign-ups")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "queue"], name="signup_queue_once"),
+            models.CheckConstraint(
+                condition=Q(birth_year__gte=1900, birth_year__lte=2100), name="signup_birth_year_plausible"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first_name} {self.last_name}"
+
+    @property
+    def name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip()
+
+    def get_status_url(self) -> str:
+        return reverse("public:signup_status", args=[self.tournament_id, self.token])
+
+
+class Payment(models.Model):
+    """The entry fee collected at the door for one registration."""
+
+    class Method(models.TextChoices):
+        CASH = "cash", _("cash")
+        TRANSFER = "transfer", _("transfer")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="payments")
+    registration = models.OneToOneField(Registration, on_delete=models.CASCADE, related_name="payment")
+    amount_cents = models.PositiveIntegerField(_("amount (cents)"))
+    method = models.CharField(_("payment method"), max_length=10, choices=Method.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["tournament", "created_at"]
+        verbose_name = _("payment")
+        verbose_name_plural = _("payments")
+
+    def __str__(self) -> str:
+        return f"{self.registration}: {self.amount_cents}"

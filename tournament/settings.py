@@ -130,6 +130,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CAPTAIN_WRONG_TOKENS_ALLOWED = int(os.environ.get("CAPTAIN_WRONG_TOKENS_ALLOWED", "20"))
 CAPTAIN_WRONG_TOKEN_WINDOW = int(os.environ.get("CAPTAIN_WRONG_TOKEN_WINDOW", "600"))
+# Public sign-up: sign-up attempts per client address and window (seconds).
+SIGNUPS_PER_ADDRESS = int(os.environ.get("SIGNUPS_PER_ADDRESS", "20"))
+SIGNUP_WINDOW = int(os.environ.get("SIGNUP_WINDOW", "3600"))
+# The registrant's private link is mailed with this backend (printed to the console by default).
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "uno-turnier@localhost")
 # Only behind a reverse proxy of our own, which appends the client's address to X-Forwarded-For
 # (on by default with HTTPS, the proxy set-up of docs/deploy.md).
 TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", HTTPS)

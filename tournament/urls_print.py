@@ -15,4 +15,5 @@ urlpatterns = [
     path(T + "standings.pdf", printing.StandingsPdfView.as_view(), name="standings"),
     path(T + "start-cards.pdf", printing.StartCardsPdfView.as_view(), name="start_cards"),
     path(T + "certificates.pdf", printing.CertificatesPdfView.as_view(), name="certificates"),
+    path(T + "cash-report.pdf", printing.CashReportPdfView.as_view(), name="cash_report"),
 ]

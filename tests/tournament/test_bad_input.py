@@ -24,10 +24,12 @@ from tournament.backup.format import FORMAT, FORMAT_VERSION
 from tournament.models import (
     AuditEntry,
     Club,
+    Payment,
     Player,
     Registration,
     Round,
     Seat,
+    Signup,
     Submission,
     SubmissionEntry,
     Table,
@@ -50,6 +52,7 @@ class BadWorld(World):
     draft_tournament: Tournament | None = None
     draft_round: Round | None = None
     foreign_registration: Registration | None = None
+    signup_tournament: Tournament | None = None
 
 
 @pytest.fixture
@@ -60,13 +63,18 @@ def world(organizer, tournament, players) -> BadWorld:
     draft_round = seated_round(draft_tournament, regs, status=Round.Status.DRAFT)
     foreign = RegistrationFactory(tournament=TournamentFactory(name="Elsewhere"), start_number=1)
     return BadWorld(
-        **vars(base), draft_tournament=draft_tournament, draft_round=draft_round, foreign_registration=foreign
+        **vars(base), draft_tournament=draft_tournament, draft_round=draft_round,
+        foreign_registration=foreign,
+        signup_tournament=TournamentFactory(name="Open sign-up", signup_open=True, signup_capacity=2),
     )
 
 
 def dump() -> dict[str, list[dict[str, Any]]]:
     """Every row of the tables a bad request could touch."""
-    models = (Tournament, Club, Player, Registration, Round, Table, Seat, Submission, SubmissionEntry)
+    models = (
+        Tournament, Club, Player, Registration, Round, Table, Seat, Submission, SubmissionEntry,
+        Signup, Payment,
+    )
     rows = {model.__name__: list(model.objects.order_by("pk").values()) for model in models}
     rows["AuditEntry"] = list(AuditEntry.objects.order_by("pk").values("pk", "action"))
     return rows
@@ -182,7 +190,76 @@ def backup_file(content: bytes) -> Callable[[BadWorld], dict]:
     return lambda w: {"file": SimpleUploadedFile("backup.json", content)}
 
 
+def signup_form(**changes: Any) -> Callable[[BadWorld], dict]:
+    base = {"first_name": "Sara", "last_name": "Signup", "club": "", "birth_year": "1990", "email": "",
+            "phone": "", "website": ""}
+    return lambda w: {**base, **changes}
+
+
+def public(path: str) -> Callable[[BadWorld], str]:
+    """A path of the tournament whose sign-up is open."""
+    return lambda w: f"/p/{w.signup_tournament.pk}/{path}"
+
+
+def pay(**changes: Any) -> Callable[[BadWorld], dict]:
+    return lambda w: {"amount": "8", "method": "cash", "paid": "on", **changes}
+
+
+def prize_form(**changes: Any) -> Callable[[BadWorld], dict]:
+    base = {"entry_fee": "8", "payout_percent": "80", "prize_kind": "percent", "prize_table": "50/30/20",
+            "shared_places": "split", "goods_prizes": "", "overrides": ""}
+    return lambda w: {**base, **changes}
+
+
 CASES = [
+    # Public sign-up (no account) and the private link.
+    Case("signup: no names", public("signup/"), signup_form(first_name="", last_name=""), status=400,
+         anonymous=True),
+    Case("signup: 100 kB name", public("signup/"), signup_form(first_name=HUGE), status=400, anonymous=True),
+    Case("signup: script as club", public("signup/"), signup_form(club=SCRIPT * 30), status=400,
+         anonymous=True),
+    Case("signup: year 1e309", public("signup/"), signup_form(birth_year="1e309"), status=400,
+         anonymous=True),
+    Case("signup: born next century", public("signup/"), signup_form(birth_year="2150"), status=400,
+         anonymous=True),
+    Case("signup: e-mail is SQL", public("signup/"), signup_form(email=SQL), status=400, anonymous=True),
+    Case("signup: phone with letters", public("signup/"), signup_form(phone="call me"), status=400,
+         anonymous=True),
+    Case("signup: honeypot filled", public("signup/"), signup_form(website="http://x"), status=400,
+         anonymous=True),
+    Case("signup: while sign-up is off", lambda w: f"/p/{w.tournament.pk}/signup/", signup_form(), status=400,
+         shows=MESSAGE_ERROR, anonymous=True),
+    Case("signup link: unknown token", public("signup/not-a-token/"), lambda w: {}, status=404, shows="",
+         anonymous=True),
+    Case("signup link: token of SQL", lambda w: f"/p/{w.tournament.pk}/signup/{SQL[:20]}x/", lambda w: {},
+         status=404, shows="", anonymous=True),
+    Case("signup settings: zero places", t("signups/"),
+         lambda w: {"signup_open": "on", "signup_capacity": "0", "signup_deadline": ""}, status=400),
+    Case("signup settings: deadline is text", t("signups/"),
+         lambda w: {"signup_open": "on", "signup_capacity": "10", "signup_deadline": "soon"}, status=400),
+    Case("signup action: unknown", lambda w: f"/{w.tournament.pk}/signups/{w.extra['signup'].pk}/",
+         lambda w: {"action": SQL}, follow=True, shows=MESSAGE_ERROR),
+    # At the door.
+    Case("door: amount negative", lambda w: f"/{w.tournament.pk}/door/players/{w.registration.pk}/",
+         pay(amount="-5"), follow=True, shows=MESSAGE_ERROR),
+    Case("door: amount 1e309", lambda w: f"/{w.tournament.pk}/door/players/{w.registration.pk}/",
+         pay(amount="1e309"), follow=True, shows=MESSAGE_ERROR),
+    Case("door: amount is text", lambda w: f"/{w.tournament.pk}/door/players/{w.registration.pk}/",
+         pay(amount="eight"), follow=True, shows=MESSAGE_ERROR),
+    Case("door: unknown method", lambda w: f"/{w.tournament.pk}/door/players/{w.registration.pk}/",
+         pay(method="bitcoin"), follow=True, shows=MESSAGE_ERROR),
+    Case("door: waiting sign-up", lambda w: f"/{w.tournament.pk}/door/signups/{w.extra['signup'].pk}/",
+         pay(), follow=True, shows=MESSAGE_ERROR),
+    Case("walk-in: no name, huge amount", t("door/walk-in/"),
+         lambda w: {"first_name": "", "last_name": "W", "amount": "99999", "method": "cash", "paid": "on"},
+         status=400),
+    # Prize money.
+    Case("prizes: percentages over 100", t("prizes/"), prize_form(prize_table="60/50"), status=400),
+    Case("prizes: table of words", t("prizes/"), prize_form(prize_table="first/second"), status=400),
+    Case("prizes: fee negative", t("prizes/"), prize_form(entry_fee="-8"), status=400),
+    Case("prizes: payout 1e309", t("prizes/"), prize_form(payout_percent="1e309"), status=400),
+    Case("prizes: override of nobody", t("prizes/"), prize_form(overrides="999=10"), status=400),
+    Case("prizes: goods of 100 kB", t("prizes/"), prize_form(goods_prizes=HUGE), status=400),
     # Tournament create and edit.
     Case("create: empty name", lambda w: "/new/", tournament_form(name="")),
     Case("create: name of 100 kB", lambda w: "/new/", tournament_form(name=HUGE)),

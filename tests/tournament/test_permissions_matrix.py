@@ -15,10 +15,12 @@ from tests.factories import TournamentFactory, UserFactory, points_report
 from tests.tournament.urlmap import POST_ONLY, SPECIAL_GET_STATUS, audience, build_world, named_urls
 from tournament.models import (
     AuditEntry,
+    Payment,
     Player,
     Registration,
     Round,
     Seat,
+    Signup,
     Submission,
     SubmissionEntry,
     Table,
@@ -77,12 +79,15 @@ def every_url(world):
             yield name, url
 
 
-def row_counts() -> dict[str, int]:
-    models = (Tournament, Player, Registration, Round, Table, Seat, Submission, SubmissionEntry)
+def row_counts() -> dict[str, object]:
+    models = (
+        Tournament, Player, Registration, Round, Table, Seat, Submission, SubmissionEntry, Signup, Payment
+    )
     counts = {model.__name__: model.objects.count() for model in models}
     counts["confirmed"] = Submission.objects.filter(confirmed=True).count()
     counts["closed rounds"] = Round.objects.filter(status=Round.Status.CLOSED).count()
     counts["checked in"] = Registration.objects.filter(status=Registration.Status.CHECKED_IN).count()
+    counts["signup statuses"] = sorted(Signup.objects.values_list("status", "queue"))
     return counts
 
 
@@ -103,7 +108,10 @@ def test_post_to_organizer_urls_changes_nothing(role, world):
     client = client_as(role, world)
     before = row_counts()
     audit_before = AuditEntry.objects.count()
-    form = {"first_name": "Eve", "last_name": "Intruder", "seed": "1", "minutes": "5", "name": "Taken"}
+    form = {"first_name": "Eve", "last_name": "Intruder", "seed": "1", "minutes": "5", "name": "Taken",
+            "action": "approve", "amount": "8", "method": "cash", "paid": "on", "signup_open": "on",
+            "entry_fee": "8", "payout_percent": "100", "prize_kind": "percent", "prize_table": "100",
+            "shared_places": "split"}
     for name, url in every_url(world):
         if audience(name) != "organizer":
             continue

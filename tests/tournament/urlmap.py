@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tests.factories import TournamentFactory, UserFactory, play_round
-from tournament.models import Registration, Submission, Table, Tournament
+from tournament.models import Registration, Signup, Submission, Table, Tournament
 from tournament.rounds.services import seating_plan_create
 
 # Django's own admin has its own tests; its login redirect (no name) is covered in test_login_limit.
@@ -38,6 +38,10 @@ POST_ONLY = {
     "organizer:clock_pause",
     "organizer:clock_resume",
     "organizer:clock_reset",
+    "organizer:signup_action",
+    "organizer:door_signup",
+    "organizer:door_pay",
+    "organizer:door_walk_in",
     "print:logo",
 }
 
@@ -56,6 +60,9 @@ CONTENT_TYPES = {
     "print:start_cards": "application/pdf",
     "organizer:backup": "application/json",
     "organizer:standings_export": "text/csv",
+    "organizer:signups_export": "text/csv",
+    "organizer:cash_report_csv": "text/csv",
+    "print:cash_report": "application/pdf",
 }
 
 
@@ -114,6 +121,8 @@ class World:
             "table_number": self.open_table.number,
             "submission_pk": self.submission.pk,
             "token": self.waiting_table.token,
+            "signup_token": self.extra["signup"].token if "signup" in self.extra else "",
+            "signup_pk": self.extra["signup"].pk if "signup" in self.extra else 0,
         }
         return {name: values[name] for name in names}
 
@@ -140,6 +149,10 @@ def build_world(*, organizer, tournament: Tournament, players) -> World:
     submission = Submission.objects.filter(table__round=round_2).order_by("table__number").first()
     waiting = round_2.tables.get(number=3)
     seating_plan_create(tournament=tournament, user=organizer, seed=3)  # start cards: rounds 3-6
+    signup = Signup.objects.create(
+        tournament=tournament, first_name="Sina", last_name="Signed", birth_year=1990, queue=1,
+        status=Signup.Status.WAITING,
+    )
     return World(
         organizer=organizer,
         tournament=tournament,
@@ -147,6 +160,7 @@ def build_world(*, organizer, tournament: Tournament, players) -> World:
         open_table=submission.table,
         waiting_table=waiting,
         submission=submission,
+        extra={"signup": signup},
     )
 
 

@@ -2,11 +2,12 @@
 
 `export_tournament` writes every row that belongs to a tournament (its players and clubs, registrations,
 settings, rounds, tables with their captain links, seats, every submitted version with its entries, the
-audit log); `import_tournament` creates a new tournament from it in one transaction. Rows refer to each
-other by their ids in the file, which are mapped to new ids on import, so a backup can be restored into
-an empty database (giving identical standings, links and history) or beside other tournaments (players
-and clubs already there are reused by name). Fields are read from the models, so a field added later is
-carried along without touching this module.
+audit log, the public sign-ups with their private links and the payments at the door);
+`import_tournament` creates a new tournament from it in one transaction. Rows refer to each other by
+their ids in the file, which are mapped to new ids on import, so a backup can be restored into an empty
+database (giving identical standings, links and history) or beside other tournaments (players and clubs
+already there are reused by name). Fields are read from the models, so a field added later is carried
+along without touching this module; a section added later is optional (`OPTIONAL_SECTIONS`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,17 @@ from django.contrib.auth import get_user_model
 from django.db import models
 from django.utils.translation import gettext as _
 
-from tournament.models import AuditEntry, Registration, Round, Seat, Submission, SubmissionEntry, Table
+from tournament.models import (
+    AuditEntry,
+    Payment,
+    Registration,
+    Round,
+    Seat,
+    Signup,
+    Submission,
+    SubmissionEntry,
+    Table,
+)
 
 FORMAT = "uno-tournament-backup"
 FORMAT_VERSION = 1
@@ -32,7 +43,11 @@ SECTIONS: list[tuple[str, type[models.Model]]] = [
     ("submissions", Submission),
     ("entries", SubmissionEntry),
     ("audit", AuditEntry),
+    ("signups", Signup),
+    ("payments", Payment),
 ]
+# Sections added after the first files were written: a backup without them restores with none.
+OPTIONAL_SECTIONS = {"signups", "payments"}
 
 
 class BackupError(ValueError):

@@ -16,10 +16,12 @@ from django.utils import timezone
 from tournament.models import (
     AuditEntry,
     Club,
+    Payment,
     Player,
     Registration,
     Round,
     Seat,
+    Signup,
     Submission,
     SubmissionEntry,
     Table,
@@ -72,6 +74,8 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
         "submissions": Submission.objects.filter(table__round__tournament=tournament),
         "entries": SubmissionEntry.objects.filter(submission__table__round__tournament=tournament),
         "audit": AuditEntry.objects.filter(tournament=tournament),
+        "signups": Signup.objects.filter(tournament=tournament),
+        "payments": Payment.objects.filter(tournament=tournament),
     }
     usernames = dict(get_user_model().objects.values_list("pk", get_user_model().USERNAME_FIELD))
     players = Player.objects.filter(registrations__tournament=tournament).distinct().order_by("pk")

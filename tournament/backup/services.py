@@ -23,11 +23,20 @@ from django.db import DatabaseError, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament.models import Club, Player, Round, Table, Tournament, new_table_token
+from tournament.models import (
+    Club,
+    Player,
+    Round,
+    Signup,
+    Table,
+    Tournament,
+    new_signup_token,
+    new_table_token,
+)
 
 from ..audit.actions import AuditAction
 from ..audit.services import audit
-from .format import SECTIONS, BackupError, check_format, dumps, is_user_fk
+from .format import OPTIONAL_SECTIONS, SECTIONS, BackupError, check_format, dumps, is_user_fk
 from .selectors import export_tournament
 
 logger = logging.getLogger(__name__)
@@ -123,9 +132,14 @@ def import_tournament(data: dict[str, Any], owner=None) -> Tournament:
         raise BackupError(_("The backup is incomplete or damaged; nothing was restored.")) from exc
 
 
+def _rows(data: dict[str, Any], section: str) -> list[dict[str, Any]]:
+    """A section's rows; a section added later may be missing from an older file (none then)."""
+    return data.get(section, []) if section in OPTIONAL_SECTIONS else data[section]
+
+
 def _import(data: dict[str, Any], owner) -> Tournament:
     user_model = get_user_model()
-    usernames = {str(name) for section in ("submissions", "audit") for row in data[section]
+    usernames = {str(name) for section in ("submissions", "audit", "payments") for row in _rows(data, section)
                  for name in (row.get("created_by"), row.get("confirmed_by"), row.get("user")) if name}
     users = {u.get_username(): u for u in user_model.objects.filter(**{
         f"{user_model.USERNAME_FIELD}__in": usernames})}
@@ -154,13 +168,21 @@ def _import(data: dict[str, Any], owner) -> Tournament:
     taken_tokens = set(
         Table.objects.filter(token__in=[t["token"] for t in data["tables"]]).values_list("token", flat=True)
     )
+    taken_signup_tokens = set(
+        Signup.objects.filter(token__in=[s["token"] for s in _rows(data, "signups")])
+        .values_list("token", flat=True)
+    )
     for key, model in SECTIONS:
-        rows = data[key]
+        rows = _rows(data, key)
         objects = [model(**_field_values(model, r, ids, users)) for r in rows]
         if model is Table:
             for table in objects:
                 if not table.token or table.token in taken_tokens:
                     table.token = new_table_token()  # the link is in use elsewhere: this copy gets its own
+        if model is Signup:
+            for signup in objects:
+                if not signup.token or signup.token in taken_signup_tokens:
+                    signup.token = new_signup_token()
         model.objects.bulk_create(objects, batch_size=500)
         if any(obj.pk is None for obj in objects):  # databases without RETURNING: fetch the ids back
             raise BackupError(_("This database cannot restore backups."))

@@ -25,7 +25,9 @@ from engine.printing import LocalFileFetcher, render_pdf
 from engine.roles import table_roles
 from engine.scoring import ScoringFormat
 from engine.standings import TIEBREAKS
+from tournament.cashdesk.selectors import cash_report
 from tournament.models import Registration, Round, Seat, Tournament
+from tournament.prizes.selectors import PrizeList, has_prizes, prize_list
 from tournament.qr import absolute_url
 from tournament.rounds.selectors import round_tables
 from tournament.standings.selectors import (
@@ -238,6 +240,7 @@ class StandingsDocument:
     lines: list[StandingLine]
     tiebreaks: list[tuple[str, str]] = field(default_factory=list)
     final: bool = False
+    prizes: PrizeList | None = None  # on the final standings, when prizes are set
 
     @property
     def after_round(self) -> int | None:
@@ -258,6 +261,7 @@ def standings_document(tournament: Tournament, *, after_round: int | None = None
         lines=lines,
         tiebreaks=[(key, _(TIEBREAKS[key].label)) for key in keys],
         final=final,
+        prizes=prize_list(tournament, lines) if final and has_prizes(tournament) else None,
     )
 
 
@@ -279,6 +283,7 @@ def standings_html(document: StandingsDocument, *, request: HttpRequest | None =
         "rows": rows,
         "landscape": columns > 12,
         "points_label": points_label(document.tournament),
+        "prizes": document.prizes,
     }
     return render_to_string("print/standings.html", context, request=request)
 
@@ -420,3 +425,12 @@ def start_cards_html(tournament: Tournament, *, request: HttpRequest | None = No
 
 def start_cards_pdf(tournament: Tournament, *, request: HttpRequest | None = None) -> bytes:
     return html_to_pdf(start_cards_html(tournament, request=request))
+
+
+# --- Cash report --------------------------------------------------------------------------------
+
+
+def cash_report_pdf(tournament: Tournament, *, request: HttpRequest | None = None) -> bytes:
+    context = {"tournament": tournament, "report": cash_report(tournament)}
+    html = render_to_string("print/cash_report.html", context, request=request)
+    return html_to_pdf(html)

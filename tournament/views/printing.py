@@ -169,3 +169,11 @@ class StartCardsPdfView(TournamentOrganizerMixin, View):
             return redirect("print:documents", self.tournament.pk)
         pdf = printing.start_cards_pdf(self.tournament, request=request)
         return pdf_response(pdf, printing.file_name(self.tournament, _("start cards")))
+
+
+class CashReportPdfView(TournamentOrganizerMixin, View):
+    """Expected against collected entry fees, by payment method, and who has not paid."""
+
+    def get(self, request, tournament_pk: int):
+        pdf = printing.cash_report_pdf(self.tournament, request=request)
+        return pdf_response(pdf, printing.file_name(self.tournament, _("cash report")))

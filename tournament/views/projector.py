@@ -18,14 +18,16 @@ from django.views import View
 
 from tournament.clock.selectors import clock_state
 from tournament.live import selectors as live
+from tournament.prizes.selectors import has_prizes, prize_list
 from tournament.qr import absolute_url, qr_svg
 from tournament.standings.charts import PROJECTOR_SIZE, chart_for_standings
+from tournament.standings.selectors import tournament_finished
 
 ROWS_PER_COLUMN = 15
 SEATING_COLUMNS = 3
 STANDINGS_COLUMNS = 2
 TOP_PLACES = 3
-SHOW_CHOICES = ("all", "seating", "standings", "chart")
+SHOW_CHOICES = ("all", "seating", "standings", "chart", "prizes")
 DEFAULT_SECONDS, MIN_SECONDS, MAX_SECONDS = 10, 2, 120
 
 
@@ -46,7 +48,7 @@ def _columns(items: list[Any], per_column: int, columns: int) -> list[list[list[
 
 
 def build_slides(
-    *, show: str, round_, seating: list[live.SeatLine], rounds: list[int], lines: list
+    *, show: str, round_, seating: list[live.SeatLine], rounds: list[int], lines: list, prizes=None
 ) -> list[Slide]:
     slides: list[Slide] = []
     if show in ("all", "seating") and seating:
@@ -63,6 +65,12 @@ def build_slides(
         ]
     if show in ("all", "chart") and lines:
         slides.append(Slide("chart", _("Standings after round %(number)s") % {"number": rounds[-1]}))
+    if show in ("all", "prizes") and prizes is not None and prizes.rows:
+        pages = _columns(prizes.rows, ROWS_PER_COLUMN, STANDINGS_COLUMNS)
+        slides += [
+            Slide("prizes", _("Prize list"), cols, page=n, pages=len(pages))
+            for n, cols in enumerate(pages, 1)
+        ]
     return slides or [Slide("empty", _("Welcome!"))]
 
 
@@ -86,7 +94,12 @@ class ProjectorView(View):
         round_ = live.shown_round(tournament)
         seating = live.seating_alphabetical(round_) if show in ("all", "seating") else []
         rounds, lines = live.live_standings(tournament) if show != "seating" else ([], [])
-        slides = build_slides(show=show, round_=round_, seating=seating, rounds=rounds, lines=lines)
+        prizes = None
+        if lines and has_prizes(tournament) and tournament_finished(tournament, rounds, lines):
+            prizes = prize_list(tournament, lines)
+        slides = build_slides(
+            show=show, round_=round_, seating=seating, rounds=rounds, lines=lines, prizes=prizes
+        )
         slide = slides[index % len(slides)]
         next_query = urlencode({"show": show, "every": every, "slide": (index + 1) % len(slides)})
         public_url = absolute_url(reverse("public:tournament", args=[tournament.pk]), request)

@@ -301,3 +301,33 @@ def test_report_helper_is_valid(tournament, players, organizer):
     round_ = round_seat(tournament=tournament, user=organizer, seed=5)
     reports = report_points(round_.tables.first())
     assert sum(isinstance(r, SeatReport) and r.went_out for r in reports) == 1
+
+
+def test_sign_ups_and_payments_travel_with_the_backup(tournament, players, organizer):
+    from tournament.cashdesk.services import payment_record, signup_check_in
+    from tournament.models import Payment, Signup
+    from tournament.signup.services import signup_create
+
+    tournament.signup_open, tournament.signup_capacity, tournament.entry_fee_cents = True, 1, 800
+    tournament.save()
+    anna = signup_create(tournament=tournament, first_name="Anna", last_name="Alt", birth_year=1970)
+    signup_create(tournament=tournament, first_name="Ben", last_name="Berg", birth_year=1980)
+    signup_check_in(signup=anna, user=organizer, amount_cents=800, method="transfer")
+    payment_record(registration=players[0], user=organizer, amount_cents=500, method="cash")
+    data = json.loads(dumps(export_tournament(tournament)))
+    assert len(data["signups"]) == 2 and len(data["payments"]) == 2
+
+    beside = import_tournament(json.loads(dumps(data)), owner=organizer)
+    restored = list(beside.signups.order_by("queue").values_list("first_name", "status", "token"))
+    assert [(name, status) for name, status, _token in restored] == [
+        ("Anna", "confirmed"), ("Ben", "waiting"),
+    ]
+    assert not {token for *_rest, token in restored} & set(tournament.signups.values_list("token", flat=True))
+    assert beside.signups.get(first_name="Anna").registration.tournament == beside
+    assert sorted(Payment.objects.filter(tournament=beside).values_list("amount_cents", "method",
+                                                                        "created_by__username")) == [
+        (500, "cash", "orga"), (800, "transfer", "orga")]
+
+    del data["signups"], data["payments"]  # a file written before sign-ups existed
+    older = import_tournament(data, owner=organizer)
+    assert not Signup.objects.filter(tournament=older).exists()

@@ -5,20 +5,36 @@ from django.urls import reverse
 
 from engine.seating import table_plan
 from engine.standings import MissedRoundPolicy
-from tests.factories import play_round
-from tournament.models import Registration, SubmissionEntry
+from tests.factories import play_round, points_report
+from tournament.models import Registration, Submission, SubmissionEntry
 from tournament.players.services import player_register, registration_readmit, registration_withdraw
+from tournament.results.services import result_submit
+from tournament.rounds.services import round_close, round_open, round_publish, round_seat
 from tournament.standings.selectors import standings
+
+POINTS = (0, 10, 20, 30, 40)  # per seat position; seat 1 goes out
 
 
 @pytest.fixture
 def late_arrival(tournament, players, organizer):
-    """Round 1 played by twelve, then a thirteenth player checks in and round 2 is played by all."""
-    play_round(tournament, organizer, seed=1)
+    """Round 1 played by twelve (10, 20, 30 points behind the winner at every table), then a thirteenth
+    player checks in and goes out in round 2: charged round 1's highest score, they are not the last."""
+    play_round(tournament, organizer, seed=1, points=POINTS)
     late = player_register(
         tournament=tournament, user=organizer, first_name="Lotte", last_name="Spät", check_in=True
     )
-    second = play_round(tournament, organizer, seed=2)
+    second = round_seat(tournament=tournament, user=organizer, seed=2)
+    round_publish(round_=second, user=organizer)
+    round_open(round_=second, user=organizer)
+    for table in second.tables.all():
+        late_seat = table.seats.filter(registration=late).first()
+        winner = late_seat.position if late_seat else 1
+        outcome = result_submit(
+            table=table, seats=points_report(table, POINTS, winner_position=winner),
+            source=Submission.Source.ORGANIZER, user=organizer,
+        )
+        assert outcome.stored, outcome.errors
+    round_close(round_=second, user=organizer)
     return late, second
 
 

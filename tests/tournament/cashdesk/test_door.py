@@ -1,0 +1,137 @@
+"""At the door: check-in with payment in one tap, walk-ins, payments, the cash report (CSV and PDF)."""
+
+import io
+
+import pytest
+from django.urls import reverse
+from pypdf import PdfReader
+
+from tests.factories import TournamentFactory
+from tournament.audit.actions import AuditAction
+from tournament.cashdesk.selectors import cash_report
+from tournament.models import AuditEntry, Payment, Registration, Signup
+from tournament.signup.services import signup_create
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def tournament(organizer):
+    return TournamentFactory(organizers=[organizer], signup_open=True, signup_capacity=2, entry_fee_cents=800)
+
+
+@pytest.fixture
+def signups(tournament):
+    return [
+        signup_create(
+            tournament=tournament, first_name=name, last_name="Muster", club="Club", birth_year=1980
+        )
+        for name in ("Anna", "Ben", "Cem")
+    ]
+
+
+@pytest.fixture
+def door(client, organizer, tournament):
+    client.force_login(organizer)
+    return client
+
+
+def test_signed_up_person_checked_in_and_paid_in_one_tap(door, tournament, signups):
+    anna = signups[0]
+    response = door.post(
+        reverse("organizer:door_signup", args=[tournament.pk, anna.pk]),
+        {"amount": "8", "method": "cash", "paid": "on"}, follow=True,
+    )
+    assert "Anna Muster checked in with start number 1." in response.content.decode()
+    reg = Registration.objects.get(signup=anna)
+    assert reg.status == Registration.Status.CHECKED_IN
+    assert (reg.payment.amount_cents, reg.payment.method) == (800, "cash")
+    again = door.post(reverse("organizer:door_signup", args=[tournament.pk, anna.pk]),
+                      {"amount": "8", "method": "cash", "paid": "on"}, follow=True)
+    assert "Anna Muster is already checked in." in again.content.decode()
+    assert Payment.objects.count() == 1
+
+
+def test_waiting_person_cannot_be_checked_in_before_approval(door, tournament, signups):
+    cem = signups[2]
+    assert cem.status == Signup.Status.WAITING
+    response = door.post(reverse("organizer:door_signup", args=[tournament.pk, cem.pk]),
+                         {"amount": "8", "method": "cash", "paid": "on"}, follow=True)
+    assert "has no place yet" in response.content.decode()
+    assert Registration.objects.count() == 0
+
+
+def test_walk_in_registered_paid_and_checked_in_in_one_step(door, tournament):
+    response = door.post(reverse("organizer:door_walk_in", args=[tournament.pk]), {
+        "first_name": "Walter", "last_name": "Walk", "club": "", "birth_year": "1970",
+        "amount": "8.00", "method": "transfer", "paid": "on",
+    }, follow=True)
+    assert response.status_code == 200
+    reg = Registration.objects.get(player__first_name="Walter")
+    assert reg.status == Registration.Status.CHECKED_IN and reg.payment.method == "transfer"
+    assert AuditEntry.objects.filter(action=AuditAction.WALK_IN).count() == 1
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"first_name": "", "amount": "8"}, "This field is required."),
+        ({"amount": "-1"}, "greater than or equal to 0"),
+        ({"amount": "abc"}, "Enter a number."),
+        ({"amount": "5000"}, "less than or equal to 1000"),
+        ({"amount": ""}, "Enter the amount paid."),
+        ({"method": "bitcoin"}, "Select a valid choice."),
+        ({"birth_year": "1800"}, "between 1900 and this year"),
+    ],
+)
+def test_bad_walk_in_changes_nothing(door, tournament, data, message):
+    form = {"first_name": "W", "last_name": "Walk", "amount": "8", "method": "cash", "paid": "on", **data}
+    response = door.post(reverse("organizer:door_walk_in", args=[tournament.pk]), form)
+    assert response.status_code == 400 and message in response.content.decode()
+    assert Registration.objects.count() == 0 and Payment.objects.count() == 0
+
+
+def test_pay_later_undo_and_bad_amount(door, tournament, signups):
+    door.post(reverse("organizer:door_signup", args=[tournament.pk, signups[1].pk]), {"method": "cash"})
+    reg = Registration.objects.get()
+    assert not Payment.objects.exists()  # checked in without paying (box unticked)
+    url = reverse("organizer:door_pay", args=[tournament.pk, reg.pk])
+    bad = door.post(url, {"amount": "x", "method": "cash", "paid": "on"}, follow=True)
+    assert "Enter a number." in bad.content.decode() and not Payment.objects.exists()
+    door.post(url, {"amount": "7.50", "method": "cash", "paid": "on"})
+    assert Payment.objects.get().amount_cents == 750
+    twice = door.post(url, {"amount": "8", "method": "cash", "paid": "on"}, follow=True)
+    assert "has already paid" in twice.content.decode()
+    door.post(url, {"undo": "1"})
+    assert not Payment.objects.exists()
+    assert AuditEntry.objects.filter(action=AuditAction.PAYMENT_UNDO).count() == 1
+
+
+def test_door_page_queries_fixed(door, tournament, signups, django_assert_num_queries):
+    for signup in signups[:2]:
+        door.post(reverse("organizer:door_signup", args=[tournament.pk, signup.pk]),
+                  {"amount": "8", "method": "cash", "paid": "on"})
+    url = reverse("organizer:door", args=[tournament.pk])
+    door.get(url)
+    with django_assert_num_queries(8):
+        response = door.get(url)
+    assert response.status_code == 200
+
+
+def test_cash_report_expected_against_collected(door, tournament, signups):
+    door.post(reverse("organizer:door_signup", args=[tournament.pk, signups[0].pk]),
+              {"amount": "8", "method": "cash", "paid": "on"})
+    door.post(reverse("organizer:door_signup", args=[tournament.pk, signups[1].pk]), {"method": "cash"})
+    door.post(reverse("organizer:door_walk_in", args=[tournament.pk]), {
+        "first_name": "Walter", "last_name": "Walk", "amount": "5", "method": "transfer", "paid": "on",
+    })
+    report = cash_report(tournament)
+    assert (report.players, report.expected_cents, report.collected_cents) == (3, 2400, 1300)
+    assert report.by_method == [("cash", 1, 800), ("transfer", 1, 500)]
+    assert [reg.player.first_name for reg in report.unpaid] == ["Ben"]
+    csv_response = door.get(reverse("organizer:cash_report_csv", args=[tournament.pk]))
+    csv_text = csv_response.content.decode("utf-8-sig")
+    assert "Expected;24.00" in csv_text and "cash;1;8.00" in csv_text and "Difference;;-11.00" in csv_text
+    pdf = door.get(reverse("print:cash_report", args=[tournament.pk]))
+    text = PdfReader(io.BytesIO(pdf.content)).pages[0].extract_text()
+    assert "Cash report" in text and "24.00" in text and "13.00" in text and "Ben Muster" in text

@@ -1,0 +1,100 @@
+"""Prize money over real standings: settings form, the list, the final standings PDF and the projector."""
+
+import io
+
+import pytest
+from django.urls import reverse
+from pypdf import PdfReader
+
+from tests.factories import play_round
+from tournament.audit.actions import AuditAction
+from tournament.cashdesk.services import payment_record
+from tournament.models import AuditEntry
+from tournament.prizes.selectors import prize_list
+from tournament.standings.selectors import standings
+
+pytestmark = pytest.mark.django_db
+
+SETTINGS = {
+    "entry_fee": "10", "payout_percent": "80", "prize_kind": "percent", "prize_table": "50/30/20",
+    "shared_places": "split", "goods_prizes": "UNO deck\nMug\n", "overrides": "",
+}
+
+
+@pytest.fixture
+def finished(tournament, organizer, players):
+    tournament.rounds_total = 2
+    tournament.public = True
+    tournament.save()
+    for reg in players:
+        payment_record(registration=reg, user=organizer, amount_cents=1000, method="cash")
+    play_round(tournament, organizer, seed=1)
+    play_round(tournament, organizer, seed=2)
+    return tournament
+
+
+def test_settings_saved_and_prize_list_follows_the_standings(organizer_client, finished):
+    url = reverse("organizer:prizes", args=[finished.pk])
+    assert organizer_client.post(url, SETTINGS).status_code == 302
+    finished.refresh_from_db()
+    assert finished.entry_fee_cents == 1000 and finished.prize_table == [50, 30, 20]
+    assert finished.goods_prizes == ["UNO deck", "Mug"]
+    assert AuditEntry.objects.filter(action=AuditAction.PRIZES_UPDATE).count() == 1
+    _rounds, lines = standings(finished)
+    prizes = prize_list(finished, lines)
+    assert prizes.paying == 12 and prizes.pot_cents == 9600  # 12 x 10 EUR x 80 %
+    assert all(row.amount_cents % 100 == 0 for row in prizes.rows)
+    assert prizes.paid_cents + prizes.remainder_cents == 9600
+    first = prizes.rows[0]
+    assert first.place == 1 and first.goods == "UNO deck"
+    page = organizer_client.get(url).content.decode()
+    assert "96.00 €" in page and first.name in page
+
+
+def test_override_replaces_an_amount(organizer_client, finished):
+    _rounds, lines = standings(finished)
+    winner = lines[0].registration
+    organizer_client.post(reverse("organizer:prizes", args=[finished.pk]),
+                          {**SETTINGS, "overrides": f"{winner.start_number}=40"})
+    finished.refresh_from_db()
+    prizes = prize_list(finished, standings(finished)[1])
+    assert next(row for row in prizes.rows if row.start_number == winner.start_number).amount_cents == 4000
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("entry_fee", "-1", "greater than or equal to 0"),
+        ("entry_fee", "ten", "Enter a number."),
+        ("payout_percent", "101", "less than or equal to 100"),
+        ("prize_table", "50/30/x", "Enter whole numbers separated by /"),
+        ("prize_table", "60/50", "The percentages add up to more than 100."),
+        ("prize_kind", "lottery", "Select a valid choice."),
+        ("shared_places", "coin", "Select a valid choice."),
+        ("overrides", "12 thirty", "start number=euros"),
+        ("overrides", "999=30", "There is no player with start number 999."),
+        ("goods_prizes", "x" * 121, "up to 120 characters"),
+    ],
+)
+def test_bad_prize_settings_change_nothing(organizer_client, tournament, players, field, value, message):
+    url = reverse("organizer:prizes", args=[tournament.pk])
+    response = organizer_client.post(url, {**SETTINGS, field: value})
+    assert response.status_code == 400 and message in response.content.decode()
+    tournament.refresh_from_db()
+    assert tournament.entry_fee_cents == 0 and tournament.prize_table == []
+    assert not AuditEntry.objects.filter(action=AuditAction.PRIZES_UPDATE).exists()
+
+
+def test_prize_list_on_final_standings_pdf_and_projector(organizer_client, finished):
+    organizer_client.post(reverse("organizer:prizes", args=[finished.pk]), SETTINGS)
+    finished.refresh_from_db()
+    # These standings share first place: the two winners split 50 % + 30 % of 96 EUR.
+    rows = prize_list(finished, standings(finished)[1]).rows
+    assert [(row.place, row.amount_cents) for row in rows[:3]] == [(1, 3800), (1, 3800), (3, 1900)]
+    pdf = organizer_client.get(reverse("print:standings", args=[finished.pk]))
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf.content)).pages)
+    assert "Prize list" in text and "UNO deck" in text and "38.00 €" in text and "19.00 €" in text
+    assert "Prize pot 96.00 € from 12 paying players; remainder 1.00 €." in text
+    slide = organizer_client.get(reverse("public:projector", args=[finished.pk]) + "?show=prizes")
+    page = slide.content.decode()
+    assert 'data-slide="prizes"' in page and "38.00 €" in page and "UNO deck" in page

@@ -1,0 +1,69 @@
+"""The organizer's sign-up page: settings, list with duplicates, actions, export; queries counted."""
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import TournamentFactory
+from tournament.models import AuditEntry, Signup
+from tournament.signup.services import signup_create
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def tournament(organizer):
+    return TournamentFactory(organizers=[organizer], signup_open=True, signup_capacity=1)
+
+
+def sign(tournament, name, **extra):
+    return signup_create(
+        tournament=tournament, first_name=name, last_name="Muster", club="Club", birth_year=1980, **extra
+    )
+
+
+def test_list_marks_duplicates_in_fixed_queries(client, organizer, tournament, django_assert_num_queries):
+    for name in ["Anna", "Anna", "Ben", "Cem", "Dora", "Emil"]:
+        sign(tournament, name)
+    client.force_login(organizer)
+    url = reverse("organizer:signups", args=[tournament.pk])
+    client.get(url)
+    with django_assert_num_queries(6):  # session, user, tournament, organizer check, signups, counts
+        response = client.get(url)
+    page = response.content.decode()
+    assert page.count("duplicate?") == 2
+    assert "2 sign-ups look like duplicates (same name, club and year)." in page
+
+
+def test_actions_and_settings(client, organizer, tournament):
+    anna, ben, cem = (sign(tournament, name) for name in ("Anna", "Ben", "Cem"))
+    client.force_login(organizer)
+    action = reverse("organizer:signup_action", args=[tournament.pk, cem.pk])
+    client.post(action, {"action": "up"})
+    waiting = Signup.objects.filter(status="waiting").values_list("first_name", flat=True)
+    assert list(waiting) == ["Cem", "Ben"]
+    client.post(reverse("organizer:signup_action", args=[tournament.pk, anna.pk]), {"action": "refuse"})
+    assert Signup.objects.get(pk=cem.pk).status == "confirmed"
+    response = client.post(action, {"action": "explode"}, follow=True)
+    assert "Unknown action." in response.content.decode()
+    settings_url = reverse("organizer:signups", args=[tournament.pk])
+    response = client.post(settings_url, {"signup_open": "on", "signup_capacity": "2", "signup_deadline": ""})
+    assert response.status_code == 302
+    assert Signup.objects.get(pk=ben.pk).status == "confirmed"  # a new place moved Ben up
+    before = AuditEntry.objects.count()
+    bad = client.post(settings_url, {"signup_open": "on", "signup_capacity": "0", "signup_deadline": "soon"})
+    assert bad.status_code == 400
+    assert "Please enter between 1 and 2000 places." in bad.content.decode()
+    assert "Enter a valid date/time." in bad.content.decode()
+    tournament.refresh_from_db()
+    assert tournament.signup_capacity == 2 and AuditEntry.objects.count() == before
+
+
+def test_export_lists_every_sign_up(client, organizer, tournament):
+    sign(tournament, "Anna")
+    sign(tournament, "Jürgen", phone="0171 1234567")
+    client.force_login(organizer)
+    response = client.get(reverse("organizer:signups_export", args=[tournament.pk]))
+    text = response.content.decode("utf-8-sig")
+    lines = text.strip().splitlines()
+    assert lines[0].startswith("Order;First name;Last name;Club;Year of birth")
+    assert lines[2].startswith("2;Jürgen;Muster;Club;1980;;0171 1234567;waiting list;1;")

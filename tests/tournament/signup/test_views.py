@@ -1,0 +1,105 @@
+"""The public sign-up pages: form, private link (page and mail), withdrawal, bot protection, bad input."""
+
+import pytest
+from django.core import mail
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories import TournamentFactory
+from tournament.models import AuditEntry, Signup
+
+pytestmark = pytest.mark.django_db
+
+GOOD = {"first_name": "Anna", "last_name": "Alt", "club": "UNO Club", "birth_year": "1980",
+        "email": "anna@example.org", "phone": "", "website": ""}
+
+
+@pytest.fixture
+def tournament():
+    return TournamentFactory(signup_open=True, signup_capacity=1)
+
+
+def url(tournament):
+    return reverse("public:signup", args=[tournament.pk])
+
+
+def test_sign_up_shows_and_mails_the_private_link(client, tournament):
+    response = client.post(url(tournament), GOOD)
+    signup = Signup.objects.get()
+    assert response.status_code == 302 and response["Location"] == signup.get_status_url() + "?new=1"
+    page = client.get(response["Location"]).content.decode()
+    assert "You have a place." in page and signup.token in page
+    assert len(mail.outbox) == 1 and signup.get_status_url() in mail.outbox[0].body
+    assert mail.outbox[0].to == ["anna@example.org"]
+
+
+def test_full_tournament_puts_the_next_on_the_waiting_list_and_withdrawal_moves_up(client, tournament):
+    client.post(url(tournament), GOOD)
+    client.post(url(tournament), {**GOOD, "first_name": "Ben", "email": ""})
+    anna, ben = Signup.objects.order_by("queue")
+    assert "You are number 1 on the waiting list." in client.get(ben.get_status_url()).content.decode()
+    response = client.post(anna.get_status_url())
+    assert response.status_code == 302
+    assert "You have withdrawn." in client.get(anna.get_status_url()).content.decode()
+    assert "You have a place." in client.get(ben.get_status_url()).content.decode()
+    again = client.post(anna.get_status_url())
+    assert again.status_code == 400 and b"already withdrawn" in again.content
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("first_name", "   ", "This field is required."),
+        ("last_name", "", "This field is required."),
+        ("first_name", "x" * 81, "at most 80 characters"),
+        ("club", "c" * 121, "at most 120 characters"),
+        ("birth_year", "", "This field is required."),
+        ("birth_year", "1899", "between 1900 and this year"),
+        ("birth_year", "abc", "Enter a whole number."),
+        ("email", "not-an-address", "Enter a valid email address."),
+        ("phone", "call me", "phone number with digits only"),
+        ("website", "http://spam.example", "This field must stay empty."),
+    ],
+)
+def test_bad_input_is_refused_with_a_message_and_nothing_stored(client, tournament, field, value, message):
+    response = client.post(url(tournament), {**GOOD, field: value})
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert Signup.objects.count() == 0 and AuditEntry.objects.count() == 0
+    assert mail.outbox == []
+
+
+def test_wrong_private_link_is_not_found_and_changes_nothing(client, tournament):
+    client.post(url(tournament), GOOD)
+    wrong = reverse("public:signup_status", args=[tournament.pk, "x" * 43])
+    assert client.get(wrong).status_code == 404
+    assert client.post(wrong).status_code == 404
+    other = TournamentFactory(signup_open=True)
+    signup = Signup.objects.get()
+    assert client.post(reverse("public:signup_status", args=[other.pk, signup.token])).status_code == 404
+    assert Signup.objects.get().status == "confirmed"
+
+
+def test_closed_sign_up_and_hidden_tournament(client):
+    closed = TournamentFactory(public=True)
+    response = client.get(url(closed))
+    assert "Sign-up for this tournament is not open." in response.content.decode()
+    assert client.post(url(closed), GOOD).status_code == 400
+    assert Signup.objects.count() == 0
+    assert client.get(url(TournamentFactory())).status_code == 404
+
+
+def test_rate_limit_per_address(client, tournament, settings):
+    settings.SIGNUPS_PER_ADDRESS = 2
+    for index in range(2):
+        client.post(url(tournament), {**GOOD, "first_name": f"P{index}"})
+    response = client.post(url(tournament), {**GOOD, "first_name": "P3"})
+    assert response.status_code == 429 and b"Too many sign-ups" in response.content
+    assert Signup.objects.count() == 2
+
+
+def test_csrf_is_required():
+    tournament = TournamentFactory(signup_open=True)
+    client = Client(enforce_csrf_checks=True)
+    assert client.post(url(tournament), GOOD).status_code == 403
+    assert Signup.objects.count() == 0

@@ -1,0 +1,83 @@
+"""The public sign-up form (with its honeypot) and the organizer's sign-up settings."""
+
+from __future__ import annotations
+
+import re
+
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from tournament.models import Tournament
+
+PHONE = re.compile(r"^\+?[0-9 ()/\-]{6,30}$")
+
+
+class SignupForm(forms.Form):
+    first_name = forms.CharField(label=_("First name"), max_length=80)
+    last_name = forms.CharField(label=_("Last name"), max_length=80)
+    club = forms.CharField(label=_("Club"), max_length=120, required=False)
+    birth_year = forms.IntegerField(label=_("Year of birth"))
+    email = forms.EmailField(label=_("E-mail (optional)"), required=False)
+    phone = forms.CharField(label=_("Phone (optional)"), max_length=40, required=False)
+    # Hidden from people by CSS; a bot filling every field gives itself away.
+    website = forms.CharField(label=_("Leave this field empty"), required=False)
+
+    def clean_first_name(self):
+        value = " ".join(self.cleaned_data["first_name"].split())
+        if not value:
+            raise forms.ValidationError(_("Please enter your first name."), code="required")
+        return value
+
+    def clean_last_name(self):
+        value = " ".join(self.cleaned_data["last_name"].split())
+        if not value:
+            raise forms.ValidationError(_("Please enter your last name."), code="required")
+        return value
+
+    def clean_birth_year(self):
+        year = self.cleaned_data["birth_year"]
+        if not 1900 <= year <= timezone.localdate().year:
+            raise forms.ValidationError(
+                _("Please enter a year of birth between 1900 and this year."), code="birth_year"
+            )
+        return year
+
+    def clean_phone(self):
+        phone = self.cleaned_data["phone"].strip()
+        if phone and not PHONE.match(phone):
+            raise forms.ValidationError(
+                _("Please enter a phone number with digits only (spaces, +, - and / allowed)."),
+                code="phone",
+            )
+        return phone
+
+    def clean_website(self):
+        if self.cleaned_data["website"]:
+            raise forms.ValidationError(_("This field must stay empty."), code="honeypot")
+        return ""
+
+    def signup_data(self) -> dict:
+        data = dict(self.cleaned_data)
+        data.pop("website")
+        return data
+
+
+class SignupSettingsForm(forms.ModelForm):
+    class Meta:
+        model = Tournament
+        fields = ["signup_open", "signup_capacity", "signup_deadline"]
+        widgets = {"signup_deadline": forms.DateTimeInput(attrs={"type": "datetime-local"})}
+
+    def settings(self) -> dict:
+        return {name: self.cleaned_data[name] for name in self.Meta.fields}
+
+    def clean_signup_capacity(self):
+        capacity = self.cleaned_data["signup_capacity"]
+        if capacity is not None and not 1 <= capacity <= 2000:
+            raise forms.ValidationError(_("Please enter between 1 and 2000 places."), code="capacity")
+        return capacity
+
+
+class SignupActionForm(forms.Form):
+    action = forms.ChoiceField(choices=[(a, a) for a in ("approve", "refuse", "up", "down")])

@@ -1,0 +1,77 @@
+"""Reads of the sign-up: the organizer's list with likely duplicates, one person's status by link."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from django.db.models import Count, Q
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+
+from tournament.models import Signup, Tournament
+
+
+@dataclass(frozen=True)
+class SignupCounts:
+    confirmed: int
+    waiting: int
+    capacity: int | None
+
+    @property
+    def free(self) -> int | None:
+        return None if self.capacity is None else max(self.capacity - self.confirmed, 0)
+
+
+def tournament_for_signup(user, tournament_pk: int) -> Tournament:
+    """The tournament whose sign-up page is asked for: reachable while its sign-up or public page is on
+    (the page then says whether one can sign up), and always for its organizers."""
+    tournament = get_object_or_404(Tournament, pk=tournament_pk)
+    if not (tournament.signup_open or tournament.public or tournament.is_organizer(user)):
+        raise Http404
+    return tournament
+
+
+def signup_by_token(tournament: Tournament, token: str) -> Signup:
+    signup = Signup.objects.filter(tournament=tournament, token=token).first()
+    if signup is None:
+        raise Http404
+    return signup
+
+
+def signup_counts(tournament: Tournament) -> SignupCounts:
+    counts = tournament.signups.aggregate(
+        confirmed=Count("pk", filter=Q(status=Signup.Status.CONFIRMED)),
+        waiting=Count("pk", filter=Q(status=Signup.Status.WAITING)),
+    )
+    return SignupCounts(counts["confirmed"], counts["waiting"], tournament.signup_capacity)
+
+
+def waiting_position(signup: Signup) -> int | None:
+    """1 for the first on the waiting list; None when not waiting."""
+    if signup.status != Signup.Status.WAITING:
+        return None
+    return signup.tournament.signups.filter(status=Signup.Status.WAITING, queue__lt=signup.queue).count() + 1
+
+
+def duplicate_key(signup: Signup) -> tuple[str, str, str, int]:
+    return (
+        signup.first_name.casefold(), signup.last_name.casefold(), signup.club.casefold(), signup.birth_year
+    )
+
+
+def signup_list(tournament: Tournament) -> list[Signup]:
+    """Every sign-up in order, each with `duplicate` (same name, club and year as another active one)
+    and `waiting_number`; one query."""
+    signups = list(tournament.signups.all().order_by("queue"))
+    active = (Signup.Status.CONFIRMED, Signup.Status.WAITING)
+    keys = Counter(duplicate_key(s) for s in signups if s.status in active)
+    waiting = 0
+    for signup in signups:
+        signup.duplicate = signup.status in active and keys[duplicate_key(signup)] > 1
+        if signup.status == Signup.Status.WAITING:
+            waiting += 1
+            signup.waiting_number = waiting
+        else:
+            signup.waiting_number = None
+    return signups

@@ -1,0 +1,196 @@
+"""Writes of the public sign-up: sign up, withdraw (the first waiting person moves up), and the
+organizer's approve, refuse and reorder.
+
+Every write locks the tournament row first, so two people taking the last place at the same moment
+are served one after the other (one gets it, the other waits) and a withdrawal promotes exactly once.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament.models import Signup, Tournament
+
+from ..audit.actions import AuditAction
+from ..audit.services import audit
+
+
+def signup_snapshot(signup: Signup) -> dict[str, Any]:
+    return {
+        "name": signup.name, "club": signup.club, "birth_year": signup.birth_year,
+        "status": signup.status, "queue": signup.queue,
+    }
+
+
+def _locked_tournament(tournament: Tournament) -> Tournament:
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def _confirmed_count(tournament: Tournament) -> int:
+    return tournament.signups.filter(status=Signup.Status.CONFIRMED).count()
+
+
+def _fill_places(tournament: Tournament, *, user=None) -> list[Signup]:
+    """Move the first waiting people up while places are free (tournament row locked by the caller)."""
+    if tournament.signup_capacity is None:
+        waiting = list(tournament.signups.filter(status=Signup.Status.WAITING).order_by("queue"))
+    else:
+        free = tournament.signup_capacity - _confirmed_count(tournament)
+        if free <= 0:
+            return []
+        waiting = list(tournament.signups.filter(status=Signup.Status.WAITING).order_by("queue")[:free])
+    for signup in waiting:
+        before = signup_snapshot(signup)
+        signup.status = Signup.Status.CONFIRMED
+        signup.save(update_fields=["status"])
+        audit(
+            tournament=tournament, user=user, actor=signup.name if user is None else "",
+            action=AuditAction.SIGNUP_PROMOTE, before=before, after=signup_snapshot(signup),
+        )
+    return waiting
+
+
+@transaction.atomic
+def signup_create(
+    *, tournament: Tournament, first_name: str, last_name: str, club: str = "", birth_year: int,
+    email: str = "", phone: str = "", now: datetime.datetime | None = None,
+) -> Signup:
+    """A place while the capacity allows, else the waiting list. Refused when sign-up is off or over."""
+    tournament = _locked_tournament(tournament)
+    if not tournament.signup_open:
+        raise ValidationError(_("Sign-up for this tournament is not open."), code="signup_closed")
+    if tournament.signup_deadline and (now or timezone.now()) > tournament.signup_deadline:
+        raise ValidationError(_("The sign-up deadline has passed."), code="signup_deadline")
+    first_name, last_name, club = (" ".join(value.split()) for value in (first_name, last_name, club))
+    capacity = tournament.signup_capacity
+    full = capacity is not None and _confirmed_count(tournament) >= capacity
+    last = tournament.signups.aggregate(last=Max("queue"))["last"] or 0
+    signup = Signup(
+        tournament=tournament, first_name=first_name, last_name=last_name, club=club,
+        birth_year=birth_year, email=email, phone=phone, queue=last + 1,
+        status=Signup.Status.WAITING if full else Signup.Status.CONFIRMED,
+    )
+    signup.full_clean(exclude=["token"])
+    signup.save()
+    audit(tournament=tournament, actor=signup.name, action=AuditAction.SIGNUP, after=signup_snapshot(signup))
+    return signup
+
+
+@transaction.atomic
+def signup_withdraw(*, tournament: Tournament, token: str) -> Signup:
+    """The registrant withdraws by their private link; a place they held goes to the first waiting."""
+    tournament = _locked_tournament(tournament)
+    signup = Signup.objects.select_for_update().filter(tournament=tournament, token=token).first()
+    if signup is None:
+        raise ValidationError(_("This sign-up link is not valid."), code="unknown_link")
+    if signup.status == Signup.Status.WITHDRAWN:
+        raise ValidationError(_("This sign-up is already withdrawn."), code="already_withdrawn")
+    if signup.registration_id:
+        raise ValidationError(
+            _("You are already checked in; please tell the organizers."), code="checked_in"
+        )
+    before = signup_snapshot(signup)
+    signup.status = Signup.Status.WITHDRAWN
+    signup.save(update_fields=["status"])
+    audit(
+        tournament=tournament, actor=signup.name, action=AuditAction.SIGNUP_WITHDRAW,
+        before=before, after=signup_snapshot(signup),
+    )
+    _fill_places(tournament)
+    return signup
+
+
+def _locked_signup(signup: Signup) -> tuple[Tournament, Signup]:
+    tournament = _locked_tournament(signup.tournament)
+    return tournament, Signup.objects.select_for_update().get(pk=signup.pk)
+
+
+@transaction.atomic
+def signup_approve(*, signup: Signup, user) -> Signup:
+    """The organizer gives a waiting (or refused) person a place, even beyond the capacity."""
+    tournament, signup = _locked_signup(signup)
+    if signup.status not in (Signup.Status.WAITING, Signup.Status.REFUSED):
+        raise ValidationError(_("Only a waiting or refused sign-up can be approved."), code="not_waiting")
+    before = signup_snapshot(signup)
+    signup.status = Signup.Status.CONFIRMED
+    signup.save(update_fields=["status"])
+    audit(
+        tournament=tournament, user=user, action=AuditAction.SIGNUP_PROMOTE,
+        before=before, after=signup_snapshot(signup),
+    )
+    return signup
+
+
+@transaction.atomic
+def signup_refuse(*, signup: Signup, user) -> Signup:
+    """The organizer refuses a sign-up; a place it held goes to the first waiting."""
+    tournament, signup = _locked_signup(signup)
+    if signup.status not in (Signup.Status.WAITING, Signup.Status.CONFIRMED) or signup.registration_id:
+        raise ValidationError(_("This sign-up cannot be refused any more."), code="not_refusable")
+    before = signup_snapshot(signup)
+    signup.status = Signup.Status.REFUSED
+    signup.save(update_fields=["status"])
+    audit(
+        tournament=tournament, user=user, action=AuditAction.SIGNUP_REFUSE,
+        before=before, after=signup_snapshot(signup),
+    )
+    _fill_places(tournament, user=user)
+    return signup
+
+
+@transaction.atomic
+def signup_move(*, signup: Signup, user, up: bool) -> Signup:
+    """Swap a waiting person with the one before (up) or after them on the waiting list."""
+    tournament, signup = _locked_signup(signup)
+    if signup.status != Signup.Status.WAITING:
+        raise ValidationError(_("Only people on the waiting list can be moved."), code="not_waiting")
+    neighbours = tournament.signups.filter(status=Signup.Status.WAITING)
+    if up:
+        other = neighbours.filter(queue__lt=signup.queue).order_by("-queue").first()
+    else:
+        other = neighbours.filter(queue__gt=signup.queue).order_by("queue").first()
+    if other is None:
+        raise ValidationError(_("This person cannot be moved further."), code="at_end")
+    before = signup_snapshot(signup)
+    mine, theirs = signup.queue, other.queue
+    signup.queue = 0  # free the number for the swap (the queue is unique per tournament)
+    signup.save(update_fields=["queue"])
+    other.queue = mine
+    other.save(update_fields=["queue"])
+    signup.queue = theirs
+    signup.save(update_fields=["queue"])
+    audit(
+        tournament=tournament, user=user, action=AuditAction.SIGNUP_MOVE,
+        before=before, after=signup_snapshot(signup),
+    )
+    return signup
+
+
+@transaction.atomic
+def signup_settings_update(
+    *, tournament: Tournament, user, signup_open: bool, signup_capacity: int | None,
+    signup_deadline: datetime.datetime | None,
+) -> Tournament:
+    """Switch the sign-up on or off, set places and deadline; more places move waiting people up."""
+    tournament = _locked_tournament(tournament)
+    fields = ("signup_open", "signup_capacity", "signup_deadline")
+    before = {name: getattr(tournament, name) for name in fields}
+    tournament.signup_open, tournament.signup_capacity = signup_open, signup_capacity
+    tournament.signup_deadline = signup_deadline
+    after = {name: getattr(tournament, name) for name in fields}
+    if before != after:
+        tournament.save(update_fields=list(fields))
+        audit(
+            tournament=tournament, user=user, action=AuditAction.TOURNAMENT_UPDATE,
+            before={k: str(v) if v is not None else None for k, v in before.items()},
+            after={k: str(v) if v is not None else None for k, v in after.items()},
+        )
+        _fill_places(tournament, user=user)
+    return tournament

@@ -1,0 +1,95 @@
+"""The public sign-up (/p/<tournament>/signup/) and each registrant's private status link.
+
+No account: CSRF (Django's middleware), a honeypot field and a rate limit per address keep bots out.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views import View
+
+from tournament import ratelimit
+from tournament.signup import selectors
+from tournament.signup.forms import SignupForm
+from tournament.signup.mail import mail_status_link
+from tournament.signup.services import signup_create, signup_withdraw
+
+TEMPLATE = "tournament/public/signup.html"
+STATUS_TEMPLATE = "tournament/public/signup_status.html"
+
+
+def signups_allowed() -> int:
+    return int(getattr(settings, "SIGNUPS_PER_ADDRESS", 20))
+
+
+def signup_window() -> int:
+    return int(getattr(settings, "SIGNUP_WINDOW", 3600))
+
+
+def signup_context(tournament, form, error: str = "") -> dict:
+    deadline_passed = bool(tournament.signup_deadline and timezone.now() > tournament.signup_deadline)
+    return {
+        "tournament": tournament,
+        "form": form,
+        "error": error,
+        "counts": selectors.signup_counts(tournament),
+        "accepting": tournament.signup_open and not deadline_passed,
+        "deadline_passed": deadline_passed,
+    }
+
+
+class SignupView(View):
+    def get(self, request, tournament_pk: int):
+        tournament = selectors.tournament_for_signup(request.user, tournament_pk)
+        return render(request, TEMPLATE, signup_context(tournament, SignupForm()))
+
+    def post(self, request, tournament_pk: int):
+        tournament = selectors.tournament_for_signup(request.user, tournament_pk)
+        key = f"signup:{tournament.pk}:{ratelimit.client_ip(request)}"
+        if ratelimit.hit(key, signup_window()) > signups_allowed():
+            context = signup_context(tournament, SignupForm(request.POST), error="rate_limited")
+            return render(request, TEMPLATE, context, status=429)
+        form = SignupForm(request.POST)
+        if not signup_context(tournament, form)["accepting"]:
+            return render(request, TEMPLATE, signup_context(tournament, form, error="closed"), status=400)
+        if not form.is_valid():
+            return render(request, TEMPLATE, signup_context(tournament, form), status=400)
+        try:
+            signup = signup_create(tournament=tournament, **form.signup_data())
+        except ValidationError as error:
+            form.add_error(None, error)
+            return render(request, TEMPLATE, signup_context(tournament, form), status=400)
+        mail_status_link(signup, request.build_absolute_uri(signup.get_status_url()))
+        return redirect(signup.get_status_url() + "?new=1")
+
+
+class SignupStatusView(View):
+    """GET: where the registrant stands; POST: withdraw."""
+
+    def context(self, signup, **extra) -> dict:
+        return {
+            "tournament": signup.tournament,
+            "signup": signup,
+            "waiting_position": selectors.waiting_position(signup),
+            "status_url": self.request.build_absolute_uri(signup.get_status_url()),
+            **extra,
+        }
+
+    def get(self, request, tournament_pk: int, signup_token: str):
+        tournament = selectors.tournament_for_signup(request.user, tournament_pk)
+        signup = selectors.signup_by_token(tournament, signup_token)
+        return render(request, STATUS_TEMPLATE, self.context(signup, new=request.GET.get("new") == "1"))
+
+    def post(self, request, tournament_pk: int, signup_token: str):
+        tournament = selectors.tournament_for_signup(request.user, tournament_pk)
+        signup = selectors.signup_by_token(tournament, signup_token)
+        try:
+            signup_withdraw(tournament=tournament, token=signup_token)
+        except ValidationError as error:
+            signup.refresh_from_db()
+            return render(request, STATUS_TEMPLATE, self.context(signup, error=" ".join(error.messages)),
+                          status=400)
+        return redirect(signup.get_status_url())
