@@ -16,6 +16,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from engine.numbers import NumberError, parse_int
+from engine.text import TextError, clean_text, forbidden
 from tournament.models import Club, Player
 
 # Header spellings, compared after lower-casing and dropping everything but letters.
@@ -36,8 +38,8 @@ MAX_LENGTHS = {
 }
 MAX_ROWS = 2000
 
-_DATE_DE = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4})")
-_DATE_ISO = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
+_DATE_DE = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4})", re.ASCII)
+_DATE_ISO = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})", re.ASCII)
 
 
 @dataclass
@@ -119,11 +121,19 @@ def sniff_delimiter(text: str) -> str:
 
 
 def _text(value: Any) -> str:
+    """A cell as text, its whitespace collapsed (headers, and values quoted in messages)."""
     if value is None:
         return ""
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    return " ".join(str(value).split())
+    return " ".join("".join(ch if not forbidden(ch) else " " for ch in str(value)).split())
+
+
+def _cleaned(value: Any) -> str:
+    """A name or club cell through the app's one text rule (engine.text); TextError when refused."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return " ".join(clean_text(value).split())
 
 
 def parse_birth_date(value: Any) -> date | None:
@@ -150,9 +160,13 @@ def parse_birth_year(value: Any) -> int | None:
     text = _text(value)
     if not text:
         return None
-    if not re.fullmatch(r"\d{4}", text) or not 1900 <= int(text) <= 2100:
+    try:
+        year = parse_int(text)
+    except NumberError:
+        raise ValueError(text) from None
+    if year is None or not 1900 <= year <= 2100:
         raise ValueError(text)
-    return int(text)
+    return year
 
 
 def rows_from_table(lines: list[tuple[int, list[Any]]]) -> ImportResult:
@@ -184,9 +198,15 @@ def rows_from_table(lines: list[tuple[int, list[Any]]]) -> ImportResult:
             index = columns.get(name)
             return cells[index] if index is not None and index < len(cells) else None
 
-        first, last, club = _text(cell("first_name")), _text(cell("last_name")), _text(cell("club"))
         if not any(_text(c) for c in cells):
             continue  # blank lines are common at the end of exported lists
+        try:
+            first, last, club = (_cleaned(cell(name)) for name in ("first_name", "last_name", "club"))
+        except TextError:
+            result.errors.append(
+                ImportProblem(line, _("This line contains control characters (such as NUL or escape)."))
+            )
+            continue
         if not first or not last:
             result.errors.append(ImportProblem(line, _("First and last name are both needed.")))
             continue

@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views import View
 
+from engine.numbers import NumberError, parse_int
 from tournament.clock.selectors import clock_state
 from tournament.live import selectors as live
 from tournament.qr import absolute_url, qr_svg
@@ -68,9 +69,10 @@ def build_slides(
 
 def _int(value: str | None, default: int) -> int:
     try:
-        return int(value) if value is not None else default
-    except ValueError:
+        number = parse_int(value)
+    except NumberError:
         return default
+    return default if number is None else number
 
 
 class ProjectorView(View):

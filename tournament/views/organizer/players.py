@@ -10,6 +10,7 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from engine.numbers import parse_natural
 from tournament.models import Player, Registration
 from tournament.players.forms import ImportForm, PlayerForm
 from tournament.players.imports import ImportRow, parse_upload
@@ -81,7 +82,7 @@ class PlayerAddView(PlayersView):
         if "known_player" in request.POST or "known_club" in request.POST:
             known = {p.pk: p for p in known_players(tournament, user)}
             if "known_player" in request.POST:
-                chosen = [known.get(int(pk)) for pk in request.POST.getlist("known_player") if pk.isdigit()]
+                chosen = [known.get(parse_natural(pk)) for pk in request.POST.getlist("known_player")]
             else:
                 club = request.POST["known_club"]
                 chosen = [p for p in known.values() if p.club_name == club]
