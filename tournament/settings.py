@@ -139,8 +139,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
 
-# Counts of failed logins and wrong captain links (tournament/ratelimit.py), shared by all gunicorn
-# workers (a per-process cache would let each worker count on its own): a file cache needs no service.
+# Django's cache, shared by all gunicorn workers (a per-process cache would let each keep its own): a
+# file cache needs no service. Failed logins and wrong captain links are counted in the database
+# (tournament/ratelimit.py), where windows end exactly and parallel requests are all counted.
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
