@@ -32,3 +32,4 @@ class AuditAction(models.TextChoices):
     TOKEN_NEW = "token_new", _("new captain link")
     RESULT_SUBMIT = "result_submit", _("result submitted")
     RESULT_CONFIRM = "result_confirm", _("result confirmed")
+    PLAYER_UPDATE_SHARED = "player_update_shared", _("player data changed in another tournament")
