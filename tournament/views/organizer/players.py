@@ -45,6 +45,8 @@ def known_player_groups(tournament, user) -> list[tuple[str, list[Player]]]:
     return sorted(groups.items(), key=lambda item: (item[0] == "", item[0].casefold()))
 
 
+PREVIEW_LINES = 100  # rows and problems the import preview lists; the rest is counted
+
 class PlayersView(OrganizerPage):
     """The list, the add form and the known players; htmx swaps the whole section after every change."""
 
@@ -230,6 +232,11 @@ class PlayersImportView(OrganizerPage):
                 result=result,
                 filename=upload.name,
                 new_rows=new_rows,
+                # A long list is summarised: its first lines, and how many more there are.
+                preview_rows=new_rows[:PREVIEW_LINES],
+                more_rows=max(0, len(new_rows) - PREVIEW_LINES),
+                preview_errors=result.errors[:PREVIEW_LINES],
+                more_errors=max(0, len(result.errors) - PREVIEW_LINES),
                 already=len(result.rows) - len(new_rows),
                 signed_rows=signing.dumps([r.to_json() for r in new_rows], salt=IMPORT_SALT, compress=True),
             )
