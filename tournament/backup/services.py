@@ -29,6 +29,7 @@ from ..audit.actions import AuditAction
 from ..audit.services import audit
 from .format import SECTIONS, BackupError, check_format, dumps, is_user_fk
 from .selectors import export_tournament
+from .validation import check_backup
 
 logger = logging.getLogger(__name__)
 
@@ -117,6 +118,7 @@ def _restore_logo(tournament: Tournament, logo: Any) -> None:
 def import_tournament(data: dict[str, Any], owner=None) -> Tournament:
     """Create a new tournament from a backup; all or nothing. `owner` becomes its organizer."""
     check_format(data)
+    check_backup(data)
     try:
         with transaction.atomic():
             return _import(data, owner)
