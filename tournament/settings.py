@@ -71,6 +71,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "tournament.security_headers.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -188,3 +189,11 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# Security headers (tournament/security_headers.py sets the Content-Security-Policy and the
+# Permissions-Policy). Referrer-Policy same-origin: a page's address (a captain link holds its
+# table's secret) is never sent to another site; within the app it is, as Django's CSRF check on
+# HTTPS needs it. CONTENT_SECURITY_POLICY may override single directives, e.g. {"img-src": "'self'"}.
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+CONTENT_SECURITY_POLICY: dict[str, str] = {}

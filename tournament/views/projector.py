@@ -22,7 +22,7 @@ from tournament.live import selectors as live
 from tournament.qr import absolute_url, qr_svg
 from tournament.standings.charts import PROJECTOR_SIZE, chart_for_standings
 
-ROWS_PER_COLUMN = 15
+ROWS_PER_COLUMN = 15  # also in static/css/projector.css (--rows): no inline style under the CSP
 SEATING_COLUMNS = 3
 STANDINGS_COLUMNS = 2
 TOP_PLACES = 3
