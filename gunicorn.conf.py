@@ -11,6 +11,7 @@ import errno
 import multiprocessing
 import os
 import socket
+from pathlib import Path
 
 _cores = multiprocessing.cpu_count()
 
@@ -39,6 +40,14 @@ wsgi_app = "tournament.wsgi:application"
 # Load Django (and WeasyPrint, ~0.8 s) once in the master: workers start ready, also one restarted
 # after a crash or a reload, so no captain's report waits for a worker's first import.
 preload_app = True
+# gunicorn's control socket (gunicornc, since 25.1) defaults to $XDG_RUNTIME_DIR/gunicorn.ctl or
+# ~/.gunicorn/gunicorn.ctl: one path for every instance of the same user on the machine, so a second
+# server would take over the first one's socket. It lives in the app's var/ directory instead (the
+# same UNO_VAR_DIR as the database), readable by the owner only (control_socket_mode 0600).
+_var_dir = Path(os.environ.get("UNO_VAR_DIR", Path(__file__).resolve().parent / "var"))
+_var_dir.mkdir(parents=True, exist_ok=True)
+control_socket = os.environ.get("GUNICORN_CONTROL_SOCKET", str(_var_dir / "gunicorn.ctl"))
+control_socket_mode = 0o600
 
 
 def on_starting(server) -> None:

@@ -7,7 +7,6 @@ Errors refuse the report; warnings only ask for a confirmation.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,6 +14,7 @@ from typing import Any
 from .cards import CLASSIC, Card, Deck
 from .i18n import gettext_noop
 from .notation import Hand, NotationError, format_card, hand_value, parse_hand
+from .numbers import NumberError, parse_int, shown
 
 ERROR = "error"
 WARNING = "warning"
@@ -22,8 +22,6 @@ WARNING = "warning"
 LARGE_HAND_CARDS = 25
 LARGE_HAND_POINTS = 200
 
-_INTEGER = re.compile(r"([+-]?)([0-9]+)", re.ASCII)
-_HUGE = 10**9  # longer numbers are typos; capping avoids int() limits on giant strings
 
 MESSAGES: dict[str, str] = {
     "unknown_card": gettext_noop("%(player)s: the card %(token)s is unknown."),
@@ -68,6 +66,9 @@ MESSAGES: dict[str, str] = {
     ),
     "count_invalid": gettext_noop(
         "%(player)s: the card count %(value)s is not a whole number of zero or more."
+    ),
+    "count_too_high": gettext_noop(
+        "%(player)s: %(value)s cards are more than the deck holds (at most %(allowed)s in one hand)."
     ),
     "count_mismatch": gettext_noop(
         "%(player)s: %(computed)s cards were entered, but the card count says %(value)s."
@@ -159,24 +160,19 @@ class Validation:
 
 
 def _parse_int(raw: object) -> tuple[int | None, bool]:
-    """(value, valid) for a form value; None/blank is (None, True)."""
-    if raw is None or isinstance(raw, bool):
-        return None, raw is None
-    if isinstance(raw, int):
-        return raw, True
-    if isinstance(raw, float):
-        return (int(raw), True) if raw.is_integer() else (None, False)
-    if isinstance(raw, str):
-        text = raw.strip()
-        if not text:
-            return None, True
-        match = _INTEGER.fullmatch(text)
-        if match:
-            sign = -1 if match.group(1) == "-" else 1
-            digits = match.group(2)
-            return sign * (int(digits) if len(digits) < 10 else _HUGE), True
+    """(value, valid) for a form value; None/blank is (None, True). The app's one rule (engine.numbers)."""
+    try:
+        return parse_int(raw), True
+    except NumberError:
         return None, False
-    return None, False
+
+
+def _too_large(raw: object) -> bool:
+    try:
+        parse_int(raw)
+    except NumberError as exc:
+        return exc.code == "too_large"
+    return False
 
 
 def _given(raw: object) -> bool:
@@ -257,13 +253,21 @@ class _Checker:
         seat = self.seats[player_id]
         points, points_ok = _parse_int(seat.points)
         count, count_ok = _parse_int(seat.card_count)
-        if not points_ok:
-            self.add("points_invalid", ERROR, player_id, value=str(seat.points))
+        if not points_ok and _too_large(seat.points):
+            maximum = self.deck.dearest(self.deck.size, self.deck.rank_counts())
+            self.add("points_too_high", ERROR, player_id,
+                     value=shown(str(seat.points).strip()), maximum=maximum)  # fmt: skip
+        elif not points_ok:
+            self.add("points_invalid", ERROR, player_id, value=shown(str(seat.points).strip()))
         elif points is not None and points < 0:
             self.add("points_negative", ERROR, player_id, value=points)
             points, points_ok = None, False
-        if not count_ok or (count is not None and count < 0):
-            self.add("count_invalid", ERROR, player_id, value=str(seat.card_count))
+        if not count_ok and _too_large(seat.card_count):
+            self.add("count_too_high", ERROR, player_id, value=shown(str(seat.card_count).strip()),
+                     allowed=self.deck.size - 1)  # fmt: skip
+            count = None
+        elif not count_ok or (count is not None and count < 0):
+            self.add("count_invalid", ERROR, player_id, value=shown(str(seat.card_count).strip()))
             count = None
         hand: Hand | None = None
         if _given(seat.cards):

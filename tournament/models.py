@@ -487,3 +487,17 @@ class Payment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.registration}: {self.amount_cents}"
+class RateLimitWindow(models.Model):
+    """One counted key (a client address, a hashed user name) and when its window ends.
+
+    tournament/ratelimit.py counts failed logins and wrong captain links here: one UPDATE adds one, so
+    parallel requests never count once for two, and the window ends when `window_ends` says, whatever
+    happened in it (a cache's incr() would reset the expiry).
+    """
+
+    key = models.CharField(max_length=100, unique=True)
+    count = models.PositiveIntegerField(default=0)
+    window_ends = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.count} until {self.window_ends:%H:%M:%S}"

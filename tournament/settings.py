@@ -71,6 +71,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "tournament.security_headers.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -145,8 +146,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
 
-# Counts of failed logins and wrong captain links (tournament/ratelimit.py), shared by all gunicorn
-# workers (a per-process cache would let each worker count on its own): a file cache needs no service.
+# Django's cache, shared by all gunicorn workers (a per-process cache would let each keep its own): a
+# file cache needs no service. Failed logins and wrong captain links are counted in the database
+# (tournament/ratelimit.py), where windows end exactly and parallel requests are all counted.
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
@@ -193,3 +195,11 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# Security headers (tournament/security_headers.py sets the Content-Security-Policy and the
+# Permissions-Policy). Referrer-Policy same-origin: a page's address (a captain link holds its
+# table's secret) is never sent to another site; within the app it is, as Django's CSRF check on
+# HTTPS needs it. CONTENT_SECURITY_POLICY may override single directives, e.g. {"img-src": "'self'"}.
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+CONTENT_SECURITY_POLICY: dict[str, str] = {}

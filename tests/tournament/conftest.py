@@ -69,7 +69,7 @@ def english(settings):
 
 @pytest.fixture(autouse=True)
 def isolated_cache(settings):
-    """Each test gets an empty in-memory cache (the login attempt counters live there)."""
+    """Each test gets an empty in-memory cache."""
     settings.CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tests"}
     }

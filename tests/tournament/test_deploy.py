@@ -88,3 +88,23 @@ def test_gunicorn_gives_each_worker_a_socket_and_refuses_a_port_in_use():
     logged = []
     config["on_starting"](server_on([("127.0.0.1", port), "/tmp/uno.sock"], logged))  # free again
     assert logged == [f"Listening at: http://127.0.0.1:{port}, unix:/tmp/uno.sock (a socket per worker)"]
+
+
+def test_gunicorn_control_socket_lives_in_the_apps_var_directory(tmp_path, monkeypatch):
+    monkeypatch.setenv("UNO_VAR_DIR", str(tmp_path))
+    monkeypatch.delenv("GUNICORN_CONTROL_SOCKET", raising=False)
+    config = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    assert config["control_socket"] == str(tmp_path / "gunicorn.ctl")
+    assert config["control_socket_mode"] == 0o600
+
+
+def test_gunicorn_accepts_the_control_socket_setting(tmp_path):
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    code = (
+        "from gunicorn.config import Config; import runpy; c = Config(); "
+        "[c.set(k, v) for k, v in runpy.run_path('gunicorn.conf.py').items() if k in c.settings]; "
+        "print(c.control_socket)"
+    )
+    result = run_with_env([str(gunicorn.with_name("python")), "-c", code], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == str(tmp_path / "gunicorn.ctl")

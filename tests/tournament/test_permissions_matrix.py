@@ -175,3 +175,64 @@ def test_captain_page_links_to_no_organizer_page(world):
     t = world.tournament.pk
     for prefix in (f'"/{t}/', f'"/print/{t}/', '"/admin/', f'"/{t}/backup.json'):
         assert prefix not in page, prefix
+
+
+# --- Through one's own tournament's URLs (#15): ids of another tournament's rows stay out of reach ---
+
+FOREIGN_KWARGS = ("registration_pk", "submission_pk")
+
+
+def own_tournament_urls(world, own: Tournament):
+    """Every organizer URL that names a row by id, built with the visitor's own tournament and our ids."""
+    for name, kwarg_names in named_urls().items():
+        if "tournament_pk" not in kwarg_names or not set(FOREIGN_KWARGS) & set(kwarg_names):
+            continue
+        for number in (1, 2) if "number" in kwarg_names else (2,):
+            kwargs = {**world.kwargs_for(kwarg_names, number=number), "tournament_pk": own.pk}
+            yield name, reverse(name, kwargs=kwargs)
+
+
+def test_an_organizer_reaches_no_other_tournaments_row_through_their_own_urls(world):
+    other = UserFactory(username="other-organizer")
+    own = TournamentFactory(organizers=[other], name="Own cup")
+    client = Client()
+    client.force_login(other)
+    before, audit_before = row_counts(), AuditEntry.objects.count()
+    player_before = Player.objects.filter(pk=world.registration.player_id).values().get()
+    urls = list(own_tournament_urls(world, own))
+    assert {name for name, _url in urls} >= {
+        "organizer:player_edit", "organizer:player_withdraw", "organizer:player_readmit",
+        "organizer:checkin_toggle", "organizer:submission_confirm",
+    }
+    form = {"first_name": "Eve", "last_name": "Intruder", "club": "", "birth_year": "1990"}
+    for name, url in urls:
+        if name not in POST_ONLY:
+            assert client.get(url).status_code == 404, (name, url)
+        assert client.post(url, form).status_code == 404, (name, url)
+    assert row_counts() == before
+    assert AuditEntry.objects.count() == audit_before
+    assert Player.objects.filter(pk=world.registration.player_id).values().get() == player_before
+
+
+@pytest.mark.parametrize("role", ["other_organizer", "staff"])
+def test_a_shared_player_record_is_never_changed_from_another_tournament(role, world):
+    """Registering our player by name and club in one's own tournament, then editing them there,
+    makes a record of one's own: ours, and our audit log, stay as they were."""
+    user = UserFactory(username=f"{role}-user", is_staff=role == "staff")
+    own = TournamentFactory(organizers=[user], name=f"{role} cup")
+    client = Client()
+    client.force_login(user)
+    ours = world.registration.player
+    before = Player.objects.filter(pk=ours.pk).values().get()
+    our_log = AuditEntry.objects.filter(tournament=world.tournament)
+    audit_before = list(our_log.values_list("pk", flat=True))
+    typed = {"first_name": ours.first_name, "last_name": ours.last_name, "club": ours.club_name,
+             "birth_date": "", "birth_year": "2001"}
+    client.post(reverse("organizer:player_add", args=[own.pk]), typed)
+    theirs = Registration.objects.get(tournament=own)
+    edit = reverse("organizer:player_edit", args=[own.pk, theirs.pk])
+    client.post(edit, {**typed, "first_name": "Renamed"})
+    assert Player.objects.filter(pk=ours.pk).values().get() == before
+    theirs.refresh_from_db()
+    assert theirs.player_id != ours.pk and theirs.player.first_name == "Renamed"
+    assert list(our_log.values_list("pk", flat=True)) == audit_before

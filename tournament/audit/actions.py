@@ -42,3 +42,4 @@ class AuditAction(models.TextChoices):
     PAYMENT_UNDO = "payment_undo", _("payment undone")
     WALK_IN = "walk_in", _("walk-in registered")
     PRIZES_UPDATE = "prizes_update", _("prize money changed")
+    PLAYER_UPDATE_SHARED = "player_update_shared", _("player data changed in another tournament")

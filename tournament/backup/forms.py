@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from .format import BackupError, check_format, loads
+from .validation import check_backup
 
 MAX_BACKUP_BYTES = 50 * 1024 * 1024
 
@@ -24,6 +25,7 @@ class RestoreForm(forms.Form):
         try:
             self.backup_data = loads(upload.read())
             check_format(self.backup_data)
+            check_backup(self.backup_data)
         except BackupError as exc:
             raise forms.ValidationError(str(exc)) from exc
         return upload

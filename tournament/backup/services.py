@@ -38,6 +38,7 @@ from ..audit.actions import AuditAction
 from ..audit.services import audit
 from .format import OPTIONAL_SECTIONS, SECTIONS, BackupError, check_format, dumps, is_user_fk
 from .selectors import export_tournament
+from .validation import check_backup
 
 logger = logging.getLogger(__name__)
 
@@ -93,14 +94,18 @@ def _club(row: dict[str, Any]) -> Club:
 
 
 def _player(row: dict[str, Any], club: Club | None) -> Player:
-    """The same person (same name, same club) already in the database is reused, never duplicated."""
+    """The same person (same name, same club, same birth data) already in the database is reused.
+
+    A record found by name whose birth data differ is never changed (it may be another organizer's,
+    players/services.py): the restored tournament gets a record of its own."""
+    values = _field_values(Player, row, {Club: {}}, {})
+    values.pop("club_id", None)
     existing = Player.objects.filter(
-        first_name__iexact=row["first_name"], last_name__iexact=row["last_name"], club=club
+        first_name__iexact=values["first_name"], last_name__iexact=values["last_name"], club=club,
+        birth_date=values.get("birth_date"), birth_year=values.get("birth_year"),
     ).first()
     if existing is not None:
         return existing
-    values = _field_values(Player, row, {Club: {}}, {})
-    values.pop("club_id", None)
     player = Player(**values, club=club)
     player.full_clean()
     player.save()
@@ -122,6 +127,7 @@ def _restore_logo(tournament: Tournament, logo: Any) -> None:
 def import_tournament(data: dict[str, Any], owner=None) -> Tournament:
     """Create a new tournament from a backup; all or nothing. `owner` becomes its organizer."""
     check_format(data)
+    check_backup(data)
     try:
         with transaction.atomic():
             return _import(data, owner)

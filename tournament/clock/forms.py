@@ -5,12 +5,13 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from ..fields import NumberField
 from ..models import Round
 from .selectors import MAX_CLOCK_MINUTES, clock_state
 
 
 class ClockStartForm(forms.Form):
-    minutes = forms.IntegerField(
+    minutes = NumberField(
         label=_("Minutes"), required=False, min_value=1, max_value=MAX_CLOCK_MINUTES,
         widget=forms.NumberInput(attrs={"class": "clock-minutes", "inputmode": "numeric"}),
     )

@@ -7,22 +7,23 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournament.fields import NumberField, TextField
 from tournament.models import Player
 
 from ..tournaments.forms import DATE_INPUTS
 
 
 class PlayerForm(forms.Form):
-    first_name = forms.CharField(label=_("First name"), max_length=80)
-    last_name = forms.CharField(label=_("Last name"), max_length=80)
-    club = forms.CharField(label=_("Club"), max_length=120, required=False)
+    first_name = TextField(label=_("First name"), max_length=80)
+    last_name = TextField(label=_("Last name"), max_length=80)
+    club = TextField(label=_("Club"), max_length=120, required=False)
     birth_date = forms.DateField(
         label=_("Date of birth"),
         required=False,
         input_formats=DATE_INPUTS,
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
-    birth_year = forms.IntegerField(label=_("Year of birth"), required=False, min_value=1900, max_value=2100)
+    birth_year = NumberField(label=_("Year of birth"), required=False, min_value=1900, max_value=2100)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

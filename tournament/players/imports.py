@@ -10,12 +10,15 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
 from typing import Any
 
 from django.utils.translation import gettext as _
 
+from engine.numbers import NumberError, parse_int
+from engine.text import TextError, clean_text, forbidden
 from tournament.models import Club, Player
 
 # Header spellings, compared after lower-casing and dropping everything but letters.
@@ -34,10 +37,12 @@ MAX_LENGTHS = {
     "last_name": Player._meta.get_field("last_name").max_length,
     "club": Club._meta.get_field("name").max_length,
 }
-MAX_ROWS = 2000
+MAX_ROWS = 2000  # lines with content after the header; a longer file is refused while it is read
+MAX_LINES = 10 * MAX_ROWS  # blank lines included: reading stops there (a sheet may claim a million rows)
+MAX_COLUMNS = 50  # cells beyond this column are not read (a sheet may claim 16,384 columns)
 
-_DATE_DE = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4})")
-_DATE_ISO = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
+_DATE_DE = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4})", re.ASCII)
+_DATE_ISO = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})", re.ASCII)
 
 
 @dataclass
@@ -119,11 +124,19 @@ def sniff_delimiter(text: str) -> str:
 
 
 def _text(value: Any) -> str:
+    """A cell as text, its whitespace collapsed (headers, and values quoted in messages)."""
     if value is None:
         return ""
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    return " ".join(str(value).split())
+    return " ".join("".join(ch if not forbidden(ch) else " " for ch in str(value)).split())
+
+
+def _cleaned(value: Any) -> str:
+    """A name or club cell through the app's one text rule (engine.text); TextError when refused."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return " ".join(clean_text(value).split())
 
 
 def parse_birth_date(value: Any) -> date | None:
@@ -150,9 +163,13 @@ def parse_birth_year(value: Any) -> int | None:
     text = _text(value)
     if not text:
         return None
-    if not re.fullmatch(r"\d{4}", text) or not 1900 <= int(text) <= 2100:
+    try:
+        year = parse_int(text)
+    except NumberError:
+        raise ValueError(text) from None
+    if year is None or not 1900 <= year <= 2100:
         raise ValueError(text)
-    return int(text)
+    return year
 
 
 def rows_from_table(lines: list[tuple[int, list[Any]]]) -> ImportResult:
@@ -184,9 +201,15 @@ def rows_from_table(lines: list[tuple[int, list[Any]]]) -> ImportResult:
             index = columns.get(name)
             return cells[index] if index is not None and index < len(cells) else None
 
-        first, last, club = _text(cell("first_name")), _text(cell("last_name")), _text(cell("club"))
         if not any(_text(c) for c in cells):
             continue  # blank lines are common at the end of exported lists
+        try:
+            first, last, club = (_cleaned(cell(name)) for name in ("first_name", "last_name", "club"))
+        except TextError:
+            result.errors.append(
+                ImportProblem(line, _("This line contains control characters (such as NUL or escape)."))
+            )
+            continue
         if not first or not last:
             result.errors.append(ImportProblem(line, _("First and last name are both needed.")))
             continue
@@ -250,21 +273,44 @@ def rows_from_table(lines: list[tuple[int, list[Any]]]) -> ImportResult:
             continue
         seen[identity] = line
         result.rows.append(row)
-        if len(result.rows) > MAX_ROWS:
-            result.errors.append(ImportProblem(line, _("More than %(max)s players.") % {"max": MAX_ROWS}))
-            break
     if not result.rows and not result.errors:
         result.errors.append(ImportProblem(header_line, _("The file lists no players.")))
     return result
 
 
+def too_many(line: int) -> ImportResult:
+    """The answer for a file with more than MAX_ROWS lines: nothing of it is imported."""
+    return ImportResult(errors=[ImportProblem(line, _("More than %(max)s players.") % {"max": MAX_ROWS})])
+
+
+class TooManyLines(Exception):
+    def __init__(self, line: int, result: ImportResult) -> None:
+        self.line, self.result = line, result
+
+
+def bounded(lines: Iterable[tuple[int, list[Any]]]) -> list[tuple[int, list[Any]]]:
+    """The header and at most MAX_ROWS lines with content, read one by one: a longer file stops the
+    reading at the first line too many (TooManyLines), before the rest is even looked at."""
+    kept: list[tuple[int, list[Any]]] = []
+    for count, (line, cells) in enumerate(lines, start=1):
+        if count > MAX_LINES:
+            raise TooManyLines(line, ImportResult(errors=[ImportProblem(
+                line, _("The file has more than %(max)s lines.") % {"max": MAX_LINES})]))
+        cells = list(cells[:MAX_COLUMNS])
+        if any(_text(c) for c in cells):  # blank lines are not kept
+            kept.append((line, cells))
+            if len(kept) > MAX_ROWS + 1:  # the header is the first line with content
+                raise TooManyLines(line, too_many(line))
+    return kept
+
+
 def parse_csv(data: bytes) -> ImportResult:
     text = decode(data)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=sniff_delimiter(text))
-    lines: list[tuple[int, list[Any]]] = []
     try:
-        for cells in reader:
-            lines.append((reader.line_num, cells))
+        lines = bounded((reader.line_num, cells) for cells in reader)
+    except TooManyLines as exc:
+        return exc.result
     except csv.Error as exc:
         return ImportResult(
             errors=[ImportProblem(reader.line_num, _("The file cannot be read: %(error)s") % {"error": exc})]
@@ -279,9 +325,16 @@ def parse_xlsx(data: bytes) -> ImportResult:
         workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception:  # openpyxl raises many kinds for files that are not workbooks
         return ImportResult(errors=[ImportProblem(1, _("This is not an Excel workbook (.xlsx)."))])
-    sheet = workbook.worksheets[0]
-    lines = [(number, list(cells)) for number, cells in enumerate(sheet.iter_rows(values_only=True), start=1)]
-    workbook.close()
+    try:
+        sheet = workbook.worksheets[0]
+        rows = sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS)
+        lines = bounded(enumerate(rows, start=1))
+    except TooManyLines as exc:
+        return exc.result
+    except Exception:  # a damaged sheet (e.g. a number cell holding text) fails while it is read
+        return ImportResult(errors=[ImportProblem(1, _("This is not an Excel workbook (.xlsx)."))])
+    finally:
+        workbook.close()
     # Skip leading empty rows so the header is the first line with content.
     while lines and not any(_text(c) for c in lines[0][1]):
         lines.pop(0)

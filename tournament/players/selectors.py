@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Q, QuerySet
 
+from engine.numbers import parse_natural
 from tournament.models import Club, Player, Registration, Tournament
 
 
@@ -46,8 +47,9 @@ def checkin_matches(tournament: Tournament, query: str) -> QuerySet[Registration
     """Players not withdrawn whose start number is the query, or whose name or club has every word."""
     regs = registrations(tournament).exclude(status=Registration.Status.WITHDRAWN)
     query = query.strip()
-    if query.isdigit():
-        return regs.filter(start_number=int(query))
+    start_number = parse_natural(query)
+    if start_number is not None:
+        return regs.filter(start_number=start_number)
     for word in query.split():
         regs = regs.filter(
             Q(player__first_name__icontains=word)

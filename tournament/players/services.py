@@ -2,6 +2,14 @@
 
 Each is keyword-only, inside `transaction.atomic`, with an audit entry; status changes are checked on
 the locked row, so a double click or a second organizer is refused rather than applied twice.
+
+Player records are shared: the same person (same name and club) registered in several tournaments is
+one record. **Who may change a shared record** (copy-on-write): an organizer changes a record in place
+only when every tournament that uses it is one they organize; each of those tournaments then gets an
+audit entry. When a tournament of someone else uses it too, the change makes a new record for this
+tournament's registration and the others keep theirs untouched. The rule is `_player_change`, used by
+every path that changes a player's data (the edit form, and a typed or imported player whose birth
+data differs from the record found by name).
 """
 
 from __future__ import annotations
@@ -34,11 +42,68 @@ def club_get_or_create(name: str) -> Club | None:
     return club
 
 
+PLAYER_FIELDS = ("first_name", "last_name", "club_id", "birth_date", "birth_year")
+
+
+def _tournaments_using(player: Player, *, besides: Tournament | None = None) -> list[Tournament]:
+    users = Tournament.objects.filter(registrations__player=player).distinct().order_by("pk")
+    if besides is not None:
+        users = users.exclude(pk=besides.pk)
+    return list(users.prefetch_related("organizers"))
+
+
+def _organizes(user, tournament: Tournament) -> bool:
+    return user is not None and any(o.pk == user.pk for o in tournament.organizers.all())
+
+
+def _player_change(
+    player: Player, *, tournament: Tournament, user, values: dict[str, Any]
+) -> tuple[Player, bool]:
+    """Apply `values` to the record, or to a copy of it (see the module's rule). Returns the record to
+    use for this tournament, and whether it is a new copy. Audits the change in the other tournaments
+    that keep using a record changed in place; the caller audits its own tournament."""
+    changed = {name: value for name, value in values.items() if getattr(player, name) != value}
+    if not changed or player.pk is None:
+        for name, value in changed.items():
+            setattr(player, name, value)
+        return player, False
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    others = _tournaments_using(player, besides=tournament)
+    if any(not _organizes(user, other) for other in others):
+        copy = Player(**{name: getattr(player, name) for name in PLAYER_FIELDS})
+        for name, value in changed.items():
+            setattr(copy, name, value)
+        copy.full_clean()
+        copy.save()
+        return copy, True
+    before = {reg.pk: registration_snapshot(reg) for reg in _registrations_of(player, others)}
+    for name, value in changed.items():
+        setattr(player, name, value)
+    player.full_clean()
+    player.save()
+    for reg in _registrations_of(player, others):
+        reg.player = player
+        audit(
+            tournament=reg.tournament, user=user, action=AuditAction.PLAYER_UPDATE_SHARED,
+            before=before[reg.pk], after={**registration_snapshot(reg), "changed_in": tournament.name},
+        )
+    return player, False
+
+
+def _registrations_of(player: Player, tournaments: list[Tournament]) -> list[Registration]:
+    return list(
+        Registration.objects.filter(player=player, tournament__in=tournaments)
+        .select_related("tournament", "player__club").order_by("tournament_id")
+    )
+
+
 def player_find_or_create(
     *, first_name: str, last_name: str, club_name: str = "", birth_date: date | None = None,
-    birth_year: int | None = None,
+    birth_year: int | None = None, tournament: Tournament | None = None, user=None,
 ) -> Player:
-    """A player typed again (same name and club) is the same person: their record is reused."""
+    """A player typed again (same name and club) is the same person: their record is reused.
+
+    Birth data typed for a found record changes it only by the module's rule (`_player_change`)."""
     first_name, last_name = " ".join(first_name.split()), " ".join(last_name.split())
     club = club_get_or_create(club_name)
     if birth_date and not birth_year:
@@ -51,12 +116,22 @@ def player_find_or_create(
             first_name=first_name, last_name=last_name, club=club,
             birth_date=birth_date, birth_year=birth_year,
         )
-    else:
-        player.birth_date = birth_date or player.birth_date
-        player.birth_year = birth_year or player.birth_year
-    player.full_clean()
-    player.save()
+        player.full_clean()
+        player.save()
+        return player
+    values = {"birth_date": birth_date or player.birth_date, "birth_year": birth_year or player.birth_year}
+    if tournament is None:  # no tournament to decide for: never change a record found by name
+        unchanged = all(getattr(player, name) == value for name, value in values.items())
+        return player if unchanged else _new_player(player, values)
+    player, _copied = _player_change(player, tournament=tournament, user=user, values=values)
     return player
+
+
+def _new_player(player: Player, values: dict[str, Any]) -> Player:
+    copy = Player(**{**{name: getattr(player, name) for name in PLAYER_FIELDS}, **values})
+    copy.full_clean()
+    copy.save()
+    return copy
 
 
 def registration_snapshot(reg: Registration) -> dict[str, Any]:
@@ -78,7 +153,7 @@ def player_register(
     Tournament.objects.select_for_update().get(pk=tournament.pk)
     player = player_find_or_create(
         first_name=first_name, last_name=last_name, club_name=club_name,
-        birth_date=birth_date, birth_year=birth_year,
+        birth_date=birth_date, birth_year=birth_year, tournament=tournament, user=user,
     )
     return _register(tournament=tournament, user=user, player=player, check_in=check_in)
 
@@ -133,14 +208,24 @@ def registration_update(
     *, registration: Registration, user, first_name: str, last_name: str, club_name: str = "",
     birth_date: date | None = None, birth_year: int | None = None,
 ) -> Registration:
+    registration = (
+        Registration.objects.select_for_update(of=("self",)).select_related("player__club", "tournament")
+        .get(pk=registration.pk)
+    )
     before = registration_snapshot(registration)
-    player = registration.player
-    player.first_name, player.last_name = " ".join(first_name.split()), " ".join(last_name.split())
-    player.club = club_get_or_create(club_name)
-    player.birth_date = birth_date
-    player.birth_year = birth_year or (birth_date.year if birth_date else None)
-    player.full_clean()
-    player.save()
+    club = club_get_or_create(club_name)
+    values = {
+        "first_name": " ".join(first_name.split()), "last_name": " ".join(last_name.split()),
+        "club_id": club.pk if club else None, "birth_date": birth_date,
+        "birth_year": birth_year or (birth_date.year if birth_date else None),
+    }
+    player, copied = _player_change(
+        registration.player, tournament=registration.tournament, user=user, values=values
+    )
+    if copied:
+        registration.player = player
+        registration.save(update_fields=["player"])
+    registration.player = Player.objects.select_related("club").get(pk=player.pk)
     after = registration_snapshot(registration)
     if before != after:
         audit(

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.roles import table_roles
 from engine.validation import Issue, SeatReport, Validation
+from tournament.fields import TextField
 from tournament.models import Seat, Submission, SubmissionEntry
 
 OUTCOME_FIELD = "outcome"
@@ -97,7 +98,7 @@ class ResultForm(forms.Form):
     idempotency_key = forms.CharField(required=False, widget=forms.HiddenInput)
     # A seated player's registration id, or STOPPED_BY_TIME. Anything else means nobody went out,
     # which the engine refuses with its own message.
-    outcome = forms.CharField(required=False, max_length=20)
+    outcome = TextField(required=False, max_length=20)
     confirm_warnings = forms.BooleanField(required=False)
 
     def __init__(self, data=None, *, seats: Sequence[Seat], initial: dict[str, Any] | None = None) -> None:
@@ -105,11 +106,11 @@ class ResultForm(forms.Form):
         self.seats = list(seats)
         for seat in self.seats:
             reg_id = seat.registration_id
-            self.fields[field_name("cards", reg_id)] = forms.CharField(
+            self.fields[field_name("cards", reg_id)] = TextField(
                 required=False, max_length=MAX_CARDS_LENGTH, strip=False, label=_("Cards left in hand")
             )
             for kind, label in (("points", _("Points")), ("count", _("Number of cards"))):
-                self.fields[field_name(kind, reg_id)] = forms.CharField(
+                self.fields[field_name(kind, reg_id)] = TextField(
                     required=False, max_length=MAX_NUMBER_LENGTH, label=label
                 )
         if not self.is_bound:

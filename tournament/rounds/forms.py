@@ -7,7 +7,10 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournament.fields import NumberField
 from tournament.models import Seat
+
+MAX_SEED = 2**63 - 1  # the largest number the database's seed column holds
 
 
 class SwapForm(forms.Form):
@@ -30,3 +33,9 @@ class SwapForm(forms.Form):
         if data.get("first") and data.get("first") == data.get("second"):
             raise forms.ValidationError(_("Choose two different players."))
         return data
+
+
+class SeatRoundForm(forms.Form):
+    """The seed the organizer may type for a draw; blank draws a fresh one."""
+
+    seed = NumberField(label=_("seating seed"), required=False, min_value=0, max_value=MAX_SEED)

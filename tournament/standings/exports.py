@@ -1,14 +1,16 @@
-"""Standings as CSV (German Excel reads `;` and UTF-8 with BOM) and as XLSX via openpyxl."""
+"""Standings as CSV (German Excel reads `;` and UTF-8 with BOM) and as XLSX via openpyxl.
+
+Both go through `tournament.spreadsheets`, which makes every cell formula-safe.
+"""
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
 from django.utils.translation import gettext as _
 
 from engine.standings import TIEBREAKS
+from tournament.spreadsheets import append_row, csv_bytes, new_workbook, workbook_bytes
 from tournament.standings.tables import StandingsData, rank_label
 
 
@@ -45,32 +47,24 @@ def standings_lines(data: StandingsData, rows: list[dict[str, Any]]) -> list[lis
 
 
 def standings_csv(data: StandingsData, rows: list[dict[str, Any]]) -> bytes:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
-    for line in standings_lines(data, rows):
-        writer.writerow(["" if value is None else value for value in line])
-    return buffer.getvalue().encode("utf-8-sig")
+    return csv_bytes(standings_lines(data, rows))
 
 
 def standings_xlsx(data: StandingsData, rows: list[dict[str, Any]], *, title: str) -> bytes:
-    from openpyxl import Workbook
     from openpyxl.styles import Font
 
-    workbook = Workbook()
+    workbook = new_workbook(_("Standings"))
     sheet = workbook.active
-    sheet.title = _("Standings")[:31]
-    sheet.append([title])
+    append_row(sheet, [title])
     sheet["A1"].font = Font(bold=True, size=13)
     lines = standings_lines(data, rows)
-    sheet.append(lines[0])
+    append_row(sheet, lines[0])
     for cell in sheet[2]:
         cell.font = Font(bold=True)
     for line in lines[1:]:
-        sheet.append(line)
+        append_row(sheet, line)
     sheet.freeze_panes = "A3"
     widths = {"A": 7, "B": 6, "C": 28, "D": 24}
     for column, width in widths.items():
         sheet.column_dimensions[column].width = width
-    buffer = io.BytesIO()
-    workbook.save(buffer)
-    return buffer.getvalue()
+    return workbook_bytes(workbook)

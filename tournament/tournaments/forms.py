@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.scoring import EndRule
 from engine.standings import DEFAULT_TIEBREAKS, TIEBREAKS
+from tournament.fields import NumberField, TextField
 from tournament.models import Tournament
 
 from ..clock.selectors import MAX_CLOCK_MINUTES
@@ -71,6 +72,11 @@ class TournamentForm(forms.ModelForm):
             "plan_all_rounds",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+        field_classes = {
+            "name": TextField,
+            "venue": TextField,
+            **{name: NumberField for name in TOURNAMENT_LIMITS},
+        }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -60,9 +60,10 @@ class CaptainTableView(View):
     table: Table
 
     def dispatch(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        if ratelimit.is_blocked(request):
+        blocked = ratelimit.blocked_window(request)
+        if blocked is not None:
             response = self.refusal(request, "tournament/captain/blocked.html", status=429)
-            response["Retry-After"] = str(ratelimit.window_seconds())
+            response["Retry-After"] = str(blocked.retry_after())
             return _private(response)
         table = table_by_token(kwargs["token"])
         if table is None:
@@ -263,8 +264,11 @@ class CaptainHandView(View):
     (the page asks, debounced): the phone never reads the notation itself, so it cannot disagree."""
 
     def get(self, request: HttpRequest, token: str) -> HttpResponse:
-        if ratelimit.is_blocked(request):
-            return _private(HttpResponse(status=429))
+        blocked = ratelimit.blocked_window(request)
+        if blocked is not None:
+            response = HttpResponse(status=429)
+            response["Retry-After"] = str(blocked.retry_after())
+            return _private(response)
         table = table_by_token(token)
         if table is None:
             ratelimit.record_wrong_token(request)

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy
 from django.views import View
 from django.views.generic import TemplateView
 
+from engine.numbers import parse_natural
 from tournament.documents import printing
 from tournament.models import Round, Tournament
 from tournament.permissions import TournamentOrganizerMixin
@@ -50,8 +51,8 @@ def positive_int(value: str | None) -> int | None:
     """A positive whole number from a query parameter; None when absent; ValueError when wrong."""
     if value in (None, ""):
         return None
-    number = int(value)
-    if number < 1:
+    number = parse_natural(value)
+    if number is None or number < 1:
         raise ValueError(value)
     return number
 
@@ -148,7 +149,7 @@ class CertificatesPdfView(TournamentOrganizerMixin, View):
         try:
             top = positive_int(request.GET.get("top"))
             raw_ids = [part for value in request.GET.getlist("ids") for part in value.split(",") if part]
-            ids = [int(part) for part in raw_ids] if raw_ids else None
+            ids = [positive_int(part) for part in raw_ids] if raw_ids else None
         except ValueError:
             return HttpResponseBadRequest(_("Give the places and players as whole numbers."))
         lines = printing.certificate_lines(self.tournament, top=top, registration_ids=ids)

@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views import View
 
+from engine.numbers import NumberError, parse_int
 from tournament.clock.selectors import clock_state
 from tournament.live import selectors as live
 from tournament.prizes.selectors import has_prizes, prize_list
@@ -23,7 +24,7 @@ from tournament.qr import absolute_url, qr_svg
 from tournament.standings.charts import PROJECTOR_SIZE, chart_for_standings
 from tournament.standings.selectors import tournament_finished
 
-ROWS_PER_COLUMN = 15
+ROWS_PER_COLUMN = 15  # also in static/css/projector.css (--rows): no inline style under the CSP
 SEATING_COLUMNS = 3
 STANDINGS_COLUMNS = 2
 TOP_PLACES = 3
@@ -76,9 +77,10 @@ def build_slides(
 
 def _int(value: str | None, default: int) -> int:
     try:
-        return int(value) if value is not None else default
-    except ValueError:
+        number = parse_int(value)
+    except NumberError:
         return default
+    return default if number is None else number
 
 
 class ProjectorView(View):

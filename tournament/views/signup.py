@@ -49,7 +49,7 @@ class SignupView(View):
     def post(self, request, tournament_pk: int):
         tournament = selectors.tournament_for_signup(request.user, tournament_pk)
         key = f"signup:{tournament.pk}:{ratelimit.client_ip(request)}"
-        if ratelimit.hit(key, signup_window()) > signups_allowed():
+        if ratelimit.hit(key, signup_window()).count > signups_allowed():
             context = signup_context(tournament, SignupForm(request.POST), error="rate_limited")
             return render(request, TEMPLATE, context, status=429)
         form = SignupForm(request.POST)

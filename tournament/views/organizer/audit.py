@@ -9,6 +9,7 @@ from django.core.paginator import Paginator
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
 
+from engine.numbers import parse_natural
 from tournament.audit.actions import AuditAction
 from tournament.audit.selectors import audit_entries, round_numbers
 from tournament.models import AuditEntry
@@ -112,11 +113,8 @@ class AuditLine:
 
 
 def _int_or_none(value: str | None) -> int | None:
-    try:
-        number = int(value or "")
-    except ValueError:
-        return None
-    return number if 0 < number < 10_000 else None
+    number = parse_natural(value)
+    return number if number is not None and 0 < number < 10_000 else None
 
 
 class AuditLogView(TournamentOrganizerMixin, TemplateView):

@@ -10,6 +10,7 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from engine.numbers import parse_natural
 from tournament.models import Player, Registration
 from tournament.players.forms import ImportForm, PlayerForm
 from tournament.players.imports import ImportRow, parse_upload
@@ -43,6 +44,8 @@ def known_player_groups(tournament, user) -> list[tuple[str, list[Player]]]:
         groups.setdefault(player.club_name, []).append(player)
     return sorted(groups.items(), key=lambda item: (item[0] == "", item[0].casefold()))
 
+
+PREVIEW_LINES = 100  # rows and problems the import preview lists; the rest is counted
 
 class PlayersView(OrganizerPage):
     """The list, the add form and the known players; htmx swaps the whole section after every change."""
@@ -81,7 +84,7 @@ class PlayerAddView(PlayersView):
         if "known_player" in request.POST or "known_club" in request.POST:
             known = {p.pk: p for p in known_players(tournament, user)}
             if "known_player" in request.POST:
-                chosen = [known.get(int(pk)) for pk in request.POST.getlist("known_player") if pk.isdigit()]
+                chosen = [known.get(parse_natural(pk)) for pk in request.POST.getlist("known_player")]
             else:
                 club = request.POST["known_club"]
                 chosen = [p for p in known.values() if p.club_name == club]
@@ -229,6 +232,11 @@ class PlayersImportView(OrganizerPage):
                 result=result,
                 filename=upload.name,
                 new_rows=new_rows,
+                # A long list is summarised: its first lines, and how many more there are.
+                preview_rows=new_rows[:PREVIEW_LINES],
+                more_rows=max(0, len(new_rows) - PREVIEW_LINES),
+                preview_errors=result.errors[:PREVIEW_LINES],
+                more_errors=max(0, len(result.errors) - PREVIEW_LINES),
                 already=len(result.rows) - len(new_rows),
                 signed_rows=signing.dumps([r.to_json() for r in new_rows], salt=IMPORT_SALT, compress=True),
             )

@@ -12,7 +12,7 @@ from engine import seating
 from tournament.models import Registration, Round, Submission, Table
 from tournament.players.selectors import registration_counts
 from tournament.results.services import result_confirm
-from tournament.rounds.forms import SwapForm
+from tournament.rounds.forms import SeatRoundForm, SwapForm
 from tournament.rounds.selectors import (
     TableView,
     round_overview,
@@ -86,14 +86,12 @@ class RoundSeatView(OrganizerAction):
     """Seat the next round (or draw the drafted one again), optionally from a seed the organizer types."""
 
     def post(self, request, *args, **kwargs):
-        raw_seed = request.POST.get("seed", "").strip()
-        if raw_seed and not raw_seed.isdigit():
-            messages.error(request, _("The seed must be a whole number."))
+        form = SeatRoundForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, _("The seed must be a whole number.") + " " + form.errors["seed"][0])
             return redirect("organizer:rounds", self.tournament.pk)
         try:
-            round_ = round_seat(
-                tournament=self.tournament, user=request.user, seed=int(raw_seed) if raw_seed else None
-            )
+            round_ = round_seat(tournament=self.tournament, user=request.user, seed=form.cleaned_data["seed"])
         except ValidationError as exc:
             self.fail(exc)
             return redirect("organizer:rounds", self.tournament.pk)

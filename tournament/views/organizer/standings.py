@@ -7,6 +7,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
 
+from engine.numbers import parse_natural
 from tournament.standings.charts import chart_for_standings
 from tournament.standings.exports import standings_csv, standings_xlsx
 from tournament.standings.selectors import counted_rounds
@@ -17,8 +18,7 @@ from .base import OrganizerPage
 
 class StandingsMixin:
     def chosen_round(self) -> int | None:
-        raw = self.request.GET.get("after", "")
-        return int(raw) if raw.isdigit() else None
+        return parse_natural(self.request.GET.get("after"))
 
     def data(self) -> StandingsData:
         return standings_data(self.tournament, after_round=self.chosen_round())

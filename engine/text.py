@@ -1,0 +1,51 @@
+"""The one cleaning of typed and imported text: names, clubs, venues, notation, restored backups.
+
+Text is normalised to NFC (an "ö" typed on a Mac and one typed on Windows are the same name) and
+surrounding whitespace is dropped. Control characters are refused, not silently removed: NUL, escape,
+bell, vertical tab, form feed and the rest of Unicode's Cc category, the line and paragraph separators,
+the bidirectional overrides (which can make a name display as another) and non-characters. In a
+multi-line text, newline and tab are allowed. Length is counted after normalisation.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+_SEPARATORS = frozenset("\u2028\u2029\x85")
+
+
+class TextError(ValueError):
+    """`code` is 'control_character' or 'too_long'."""
+
+    def __init__(self, code: str, text: str, *, max_length: int | None = None) -> None:
+        super().__init__(code, text)
+        self.code = code
+        self.text = text
+        self.max_length = max_length
+
+
+def forbidden(ch: str, *, multiline: bool = False) -> bool:
+    if multiline and ch in "\n\t\r":
+        return False
+    if ch in _BIDI_CONTROLS or ch in _SEPARATORS:
+        return True
+    category = unicodedata.category(ch)
+    if category in ("Cc", "Cs", "Co"):
+        return True
+    code = ord(ch)
+    return (code & 0xFFFE) == 0xFFFE or 0xFDD0 <= code <= 0xFDEF
+
+
+def clean_text(raw: object, *, max_length: int | None = None, multiline: bool = False) -> str:
+    """`raw` as it may be stored; raises TextError. None is the empty text."""
+    if raw is None:
+        return ""
+    text = unicodedata.normalize("NFC", str(raw)).strip()
+    if any(forbidden(ch, multiline=multiline) for ch in text):
+        raise TextError("control_character", text)
+    if multiline:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if max_length is not None and len(text) > max_length:
+        raise TextError("too_long", text, max_length=max_length)
+    return text

@@ -1,0 +1,104 @@
+"""The main pages in a real browser under the Content-Security-Policy: no violation is reported, and the
+behaviours moved out of inline handlers still work (#15, headers). Screenshots go to $SHOTS_DIR if set."""
+
+import os
+from pathlib import Path
+
+import pytest
+from django.test import Client
+from playwright.sync_api import expect
+
+from tests.factories import RegistrationFactory, TournamentFactory, UserFactory
+from tests.tournament.urlmap import build_world
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+LISTEN = """
+window.__violations = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__violations.push(e.violatedDirective + " " + (e.blockedURI || "inline") + " " + (e.sample || ""));
+});
+"""
+
+
+@pytest.fixture
+def world(transactional_db):
+    organizer = UserFactory(username="orga", password="secret-pass-123")
+    tournament = TournamentFactory(organizers=[organizer], name="CSP-Turnier")
+    players = [
+        RegistrationFactory(tournament=tournament, start_number=i + 1, player__club__name=f"Club {i % 3}")
+        for i in range(12)
+    ]
+    return build_world(organizer=organizer, tournament=tournament, players=players)
+
+
+def logged_in_context(browser, live_server, viewport):
+    client = Client()
+    client.login(username="orga", password="secret-pass-123")
+    context = browser.new_context(locale="en-GB", viewport=viewport)
+    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
+                          "url": live_server.url}])
+    context.add_init_script(LISTEN)
+    return context
+
+
+@pytest.mark.parametrize("viewport", [{"width": 360, "height": 740}, {"width": 1366, "height": 768}])
+def test_main_pages_report_no_csp_violation(live_server, browser, world, viewport):
+    t = world.tournament.pk
+    pages = {
+        "overview": f"/{t}/", "players": f"/{t}/players/", "checkin": f"/{t}/checkin/",
+        "rounds": f"/{t}/rounds/", "round": f"/{t}/rounds/2/", "links": f"/{t}/rounds/2/links/",
+        "table": f"/{t}/rounds/2/tables/{world.open_table.number}/", "standings": f"/{t}/standings/",
+        "documents": f"/print/{t}/", "audit": f"/{t}/audit/", "settings": f"/{t}/settings/",
+        "import": f"/{t}/players/import/", "projector": f"/p/{t}/projector/", "public": f"/p/{t}/",
+        "captain": world.waiting_table.get_captain_url(), "login": "/login/",
+    }
+    context = logged_in_context(browser, live_server, viewport)
+    page = context.new_page()
+    console = []
+    page.on("console", lambda message: console.append(message.text))
+    shots = os.environ.get("SHOTS_DIR")
+    for name, path in pages.items():
+        page.goto(live_server.url + path)
+        page.wait_for_load_state("networkidle")
+        violations = page.evaluate("window.__violations")
+        assert violations == [], (name, violations)
+        if shots:
+            page.screenshot(path=str(Path(shots) / f"{name}-{viewport['width']}.png"), full_page=True)
+    assert not [text for text in console if "Content Security Policy" in text], console
+    context.close()
+
+
+def test_moved_behaviours_still_work(live_server, browser, world):
+    t = world.tournament.pk
+    context = logged_in_context(browser, live_server, {"width": 1366, "height": 768})
+    page = context.new_page()
+    # The round choice on the standings page submits itself.
+    page.goto(f"{live_server.url}/{t}/standings/")
+    with page.expect_navigation(url="**/standings/?after=1&club="):
+        page.dispatch_event("select[name=after]", "change")
+    # A click selects the whole captain link.
+    page.goto(f"{live_server.url}/{t}/rounds/2/links/")
+    page.locator("input.link-url").first.click()
+    selected = page.evaluate("(() => { const f = document.querySelector('input.link-url');"
+                             " return f.selectionEnd - f.selectionStart === f.value.length; })()")
+    assert selected
+    # "New link" asks first; dismissing keeps the link.
+    page.goto(f"{live_server.url}/{t}/rounds/2/tables/{world.waiting_table.number}/")
+    old = page.locator("input.link-url").input_value()
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    page.click("button:has-text('New link')")
+    assert page.locator("input.link-url").input_value() == old
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("button:has-text('New link')")
+    page.wait_for_load_state("networkidle")
+    assert page.locator("input.link-url").input_value() != old
+    # After adding a player over htmx, the first name has the focus again.
+    page.goto(f"{live_server.url}/{t}/players/")
+    page.fill("#id_first_name", "Nina")
+    page.fill("#id_last_name", "Neu")
+    page.click("form.add-player button[type=submit]")
+    expect(page.locator("#players-section .message")).to_contain_text("Nina Neu")
+    expect(page.locator("#id_first_name")).to_be_focused()
+    assert page.evaluate("window.__violations") == []
+    context.close()

@@ -1,0 +1,46 @@
+"""The one text rule (engine.text): NFC, no control characters, length after normalising (#15 items 3, 6)."""
+
+import unicodedata
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.text import TextError, clean_text, forbidden
+
+CONTROLS = ["\x00", "\x1b", "\x0b", "\x07", "\x0c", "\x7f", "\x85", "\u2028", "\u202e", "\ufffe"]
+
+
+@pytest.mark.parametrize("ch", CONTROLS)
+def test_control_characters_are_refused(ch):
+    with pytest.raises(TextError) as exc:
+        clean_text(f"Anna{ch}Alt")
+    assert exc.value.code == "control_character"
+
+
+def test_nfc_and_surrounding_space():
+    assert clean_text("  Mu\u0308ller ") == "Müller"
+    assert clean_text(None) == ""
+
+
+def test_length_is_counted_after_normalising():
+    assert clean_text("u\u0308" * 3, max_length=3) == "üüü"
+    with pytest.raises(TextError) as exc:
+        clean_text("abcd", max_length=3)
+    assert exc.value.code == "too_long" and exc.value.max_length == 3
+
+
+def test_multiline_allows_newline_and_tab_only():
+    assert clean_text("a\r\nb\tc", multiline=True) == "a\nb\tc"
+    with pytest.raises(TextError):
+        clean_text("a\nb")
+
+
+@given(st.text())
+def test_cleaned_text_has_no_forbidden_character_and_is_nfc(text):
+    try:
+        cleaned = clean_text(text)
+    except TextError:
+        return
+    assert not any(forbidden(ch) for ch in cleaned)
+    assert unicodedata.is_normalized("NFC", cleaned)

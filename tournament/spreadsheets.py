@@ -1,0 +1,73 @@
+"""The one place the app writes CSV and XLSX files: every cell is made safe for spreadsheet programs.
+
+A text cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is read as a formula by
+Excel and LibreOffice ("CSV injection"): a player named `=HYPERLINK("http://x","klick")` would become
+a live link in the organizer's spreadsheet. Such a cell gets a leading apostrophe (OWASP's advice; the
+apostrophe shows, the formula never runs), and in XLSX it is written as a string, never a formula.
+Numbers stay numbers (a negative score is not text). Characters XML cannot hold (control characters
+stored before names were cleaned) are dropped, so no single name can break the file.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _without_control_characters(text: str) -> str:
+    return "".join(ch for ch in text if ch in "\t\n\r" or not (ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0))
+
+
+def safe_cell(value: Any) -> Any:
+    """The value as it may go into a spreadsheet: numbers as they are, text never a formula."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int | float):
+        return value
+    text = str(value)
+    if text.startswith(FORMULA_STARTS):
+        text = "'" + text
+    return _without_control_characters(text)
+
+
+def safe_row(row: Iterable[Any]) -> list[Any]:
+    return [safe_cell(value) for value in row]
+
+
+def csv_bytes(rows: Iterable[Sequence[Any]]) -> bytes:
+    """CSV as German Excel reads it: `;` between cells, UTF-8 with BOM, CRLF."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
+    for row in rows:
+        writer.writerow(safe_row(row))
+    return buffer.getvalue().encode("utf-8-sig")
+
+
+def new_workbook(sheet_title: str):
+    """An openpyxl workbook whose active sheet is named (at most 31 characters, as Excel allows)."""
+    from openpyxl import Workbook
+
+    workbook = Workbook()
+    sheet = workbook.active
+    sheet.title = "".join(ch for ch in sheet_title if ch not in "[]:*?/\\")[:31] or "Sheet"
+    return workbook
+
+
+def append_row(sheet, row: Iterable[Any]) -> None:
+    """Append one row; text cells are strings (never formulas), whatever they start with."""
+    sheet.append(safe_row(row))
+    for cell in sheet[sheet.max_row]:
+        if cell.data_type == "f":  # openpyxl reads any text starting with "=" as a formula
+            cell.data_type = "s"
+
+
+def workbook_bytes(workbook) -> bytes:
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
