@@ -37,7 +37,7 @@ LONG_EFFORT = 10
 NOTES: dict[str, tuple[str, int | None]] = {
     key(12, 6, 4, "smaller"): ("3 tables: any two rounds share >= 3 pairs; 42 is the counting bound", 42),
     key(16, 6, 4, "smaller"): ("AG(2,4) gives 5 rounds without a repeat; 24 is the counting bound", 24),
-    key(20, 6, 4, "smaller"): ("social golfer 5-4-6 has no solution, so at least 1 repeat", None),
+    key(20, 6, 4, "smaller"): ("social golfer 5-4-6 is reported unsolvable: at least 1 repeat", None),
     key(24, 6, 4, "smaller"): ("social golfer 6-4-7 solution (shipped design)", 0),
     key(24, 7, 4, "smaller"): ("social golfer 6-4-7 solution (shipped design)", 0),
     **{
