@@ -78,8 +78,8 @@ def _search_rounds(
         used[0] += search.evals + 1
         if best_cost is None or cost < best_cost:
             best_cost, best = cost, search.rounds
-        if cost <= target or not search.conf_items:
-            break
+        if cost <= target or not search.conf_items or len(base.sizes) < 2:
+            break  # (one table: nothing to search, every start is the same)
     return (best_cost if best_cost is not None else 0), best
 
 
