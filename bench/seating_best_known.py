@@ -9,9 +9,10 @@ instance it takes the fewest repeats of
 * the app's own runs at ``effort=1`` (round by round and whole plan, as ``bench/seating.py`` runs them),
 
 all under the same rules as the app (the odd-table rule is a hard constraint).  Next to it: the counting
-lower bound, ``proven`` when the best equals the bound or a known design proves it optimal, and the most
-meetings of any pair in the best schedule found.  ``--only N`` restricts the run to one player count
-(for trying things out; it then prints and does not write).
+lower bound, known results (``note``; ``known_optimum`` where a design gives the optimum, which the
+search may miss), ``proven`` when the best equals the bound or a known optimum, and the most meetings of
+any pair in the best schedule found.  ``--only N`` restricts the run to one player count (for trying
+things out; it then prints and does not write); ``--annotate`` only updates the notes of the file.
 """
 
 from __future__ import annotations
@@ -31,23 +32,40 @@ from engine.seating import lower_bound_repeats, schedule_stats
 LONG_SEEDS = (1001, 1002)
 LONG_EFFORT = 10
 
-# Known results that prove a best value optimal although it is above the counting bound, or that show
-# what is possible.  key -> note
-NOTES = {
-    key(12, 6, 4, "smaller"): "3 tables: any two rounds share >= 3 pairs; 42 is the counting bound",
-    key(16, 6, 4, "smaller"): "AG(2,4) gives 5 perfect rounds; 24 is the counting bound",
-    key(24, 6, 4, "smaller"): "social golfer 6-4-7 solution (shipped design)",
-    key(20, 6, 4, "smaller"): "social golfer 5-4-6 has no solution, so at least 1 repeat",
-    key(28, 7, 4, "smaller"): "a resolvable 2-(28,4,1) design (9 rounds) gives 0",
-    key(28, 8, 4, "smaller"): "a resolvable 2-(28,4,1) design (9 rounds) gives 0",
-    key(40, 9, 4, "smaller"): "a resolvable 2-(40,4,1) design (13 rounds) gives 0",
-    key(40, 10, 4, "smaller"): "a resolvable 2-(40,4,1) design (13 rounds) gives 0",
+# Known results about an instance.  key -> (note, the optimum when a known result gives it, or None).
+# A resolvable 2-(v,4,1) design (v = 4 mod 12: 16, 28, 40, ...) has (v-1)/3 rounds without a repeat.
+NOTES: dict[str, tuple[str, int | None]] = {
+    key(12, 6, 4, "smaller"): ("3 tables: any two rounds share >= 3 pairs; 42 is the counting bound", 42),
+    key(16, 6, 4, "smaller"): ("AG(2,4) gives 5 rounds without a repeat; 24 is the counting bound", 24),
+    key(20, 6, 4, "smaller"): ("social golfer 5-4-6 is reported unsolvable: at least 1 repeat", None),
+    key(24, 6, 4, "smaller"): ("social golfer 6-4-7 solution (shipped design)", 0),
+    key(24, 7, 4, "smaller"): ("social golfer 6-4-7 solution (shipped design)", 0),
+    **{
+        key(28, r, 4, "smaller"): ("a resolvable 2-(28,4,1) design has 9 rounds without a repeat", 0)
+        for r in range(3, 10)
+    },
+    **{
+        key(40, r, 4, "smaller"): ("a resolvable 2-(40,4,1) design has 13 rounds without a repeat", 0)
+        for r in range(3, 11)
+    },
 }
-# best values a known result proves optimal although above the counting bound
-PROVEN_ABOVE_BOUND: dict[str, int] = {}
+
+
+def annotate(inst: dict, k: str) -> None:
+    """The counting bound, the known results and whether the best value is proven optimal."""
+    note, optimum = NOTES.get(k, ("", None))
+    inst["note"] = note
+    inst["known_optimum"] = optimum
+    inst["proven"] = inst["best"] == inst["bound"] or inst["best"] == optimum
 
 
 def main() -> None:
+    if "--annotate" in sys.argv:  # only bring notes and proven marks of the written file up to date
+        doc = json.loads(BEST_KNOWN.read_text())
+        for k, inst in doc["instances"].items():
+            annotate(inst, k)
+        BEST_KNOWN.write_text(json.dumps(doc, indent=1) + "\n")
+        return
     only = int(sys.argv[sys.argv.index("--only") + 1]) if "--only" in sys.argv else None
     out: dict[str, dict] = {}
     started = time.perf_counter()
@@ -80,10 +98,9 @@ def main() -> None:
             "best": best,
             "best_max_meetings": best_max,
             "found_by": how,
-            "proven": best == bound or PROVEN_ABOVE_BOUND.get(k) == best,
-            "note": NOTES.get(k, ""),
             "seconds": round(time.perf_counter() - t0, 1),
         }
+        annotate(out[k], k)
         print(line(inst, str(best), rbr, t_rbr, plan, t_plan), f"  [{how}]", flush=True)
         if only is None:
             write(out, time.perf_counter() - started, partial=True)

@@ -28,10 +28,19 @@ wall-clock time, so the result does not depend on the speed of the machine eithe
 Algorithm: a conflict-directed tabu search (after Dotu & Van Hentenryck's social golfer search) over
 swaps of two players between tables of one round, with an incremental cost.  A player is "in conflict"
 when a table-mate already met him (or shares his club in a club-separated round); each iteration
-moves one conflicting player to the best place in its round.  Known designs (the affine plane AG(2,4)
-for 16 players, a social-golfer solution for 24 players, good 6-round schedules for 12 and 20
-players; each minus one point for 15 and 23 players) are shipped in :mod:`engine.seating.designs`
-and are continued when the history so far is (isomorphic to) a prefix of one of them.
+moves one of up to 32 conflicting players to the best place in its round; a stalled search restarts
+from its best schedule with a few random swaps.  A plan is searched from several independent starts
+(each a greedy round-by-round seating, which also picks the odd-table roles) sharing one budget of
+move evaluations; the search stops early at a lower bound (the meetings so far, and the new ones given
+to the pairs where they cost least).  ``seat_round`` plans the round together with all remaining
+rounds and keeps only the round; with a clean history (everybody played every round at today's table
+sizes) it first searches the whole tournament with the history rounds loosened (changing them costs a
+little per pair of a history table broken up, then more and more) and puts the history back before
+repairing the remaining rounds: fitting rounds into a fixed history gets stuck far more often than
+planning them with it.  Known designs (the affine plane AG(2,4) for 16 players, a social-golfer
+solution for 24 players, good 6-round schedules for 12 and 20 players; each minus one point for 15
+and 23 players) are shipped in :mod:`engine.seating.designs` and are continued when the history so
+far is (isomorphic to) a prefix of one of them.
 
 Modules: :mod:`~engine.seating.tables` (table plan), :mod:`~engine.seating.costs` (pair cost, meetings,
 odd spread, reports, lower bound), :mod:`~engine.seating.state` (players as indices, odd-table roles),

@@ -150,8 +150,23 @@ def _match_prefix(
     assign = [-1] * n
     used = [False] * npts
     nodes = 0
+    exact = npts == n
+    # sizes of each player's / point's table per round: they must agree when every point is used
+    hsize = [[len(rnd[w[p]]) for rnd, w in zip(history, htab, strict=True)] for p in range(n)]
+    dsize = [[len(rnd[w[x]]) for rnd, w in zip(design[:h], dtab, strict=True)] for x in range(npts)]
+
+    def candidates(p: int) -> list[int]:
+        """Free points; only those of the design table of a table-mate already placed, if any."""
+        for r in range(h):
+            for q in history[r][htab[r][p]]:
+                if assign[q] >= 0:
+                    table, w = dtab[r][assign[q]], dtab[r]
+                    return [x for x in points if not used[x] and w[x] == table]
+        return [x for x in points if not used[x]]
 
     def ok(p: int, x: int, upto: int) -> bool:
+        if exact and hsize[p] != dsize[x]:
+            return False
         for q in order[:upto]:
             y = assign[q]
             for r in range(h):
@@ -164,9 +179,7 @@ def _match_prefix(
         if i == n:
             return True
         p = order[i]
-        for x in points:
-            if used[x]:
-                continue
+        for x in candidates(p):
             nodes += 1
             if nodes > node_limit:
                 return False

@@ -5,12 +5,13 @@ See docs/rules.md, Seating.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 
 from engine.seating.base import Round, SeatingPlayer
 from engine.seating.costs import _UP, _pair_cost
-from engine.seating.designs import _design_candidates, _design_rounds, _fit_sizes
+from engine.seating.designs import _design_candidates, _design_rounds, _fit_sizes, _match_prefix
 from engine.seating.order import _order_seats
 from engine.seating.search import _Search
 from engine.seating.state import _Context, _count_odd, _random_round
@@ -26,6 +27,8 @@ _GREEDY_BUDGET = 20_000  # per round of the starting solution of a plan
 _FULL_BUDGET_UP_TO = 80
 _LOOKAHEAD = 1  # seat_round plans this many rounds more (not returned), unless told n_rounds
 _STARTS = 4  # independent starts (each with its own odd-table roles) sharing a budget
+_CANONICAL_UP_TO = 48  # seat_round continues one whole plan in fields up to this size
+_CANONICAL_SEED = 0x5EA7_0000
 _SOFT = 4  # seat_round: cost of breaking up a pair of a history table while planning (a repeat: 10)
 _SOFT_STAGES = (2, 6, 20, 60)
 _REPLAN_SLACK = 1  # re-planning keeps the old plan unless that costs more than this many repeats
@@ -75,8 +78,8 @@ def _search_rounds(
         used[0] += search.evals + 1
         if best_cost is None or cost < best_cost:
             best_cost, best = cost, search.rounds
-        if cost <= target or not search.conf_items:
-            break
+        if cost <= target or not search.conf_items or len(base.sizes) < 2:
+            break  # (one table: nothing to search, every start is the same)
     return (best_cost if best_cost is not None else 0), best
 
 
@@ -111,6 +114,8 @@ def seat_round(
             rnd = cont[0]
     ahead = _LOOKAHEAD if n_rounds is None else max(0, n_rounds - len(ctx.history) - 1)
     budget = _budget(_ROUND_BUDGET, ctx.n, effort)
+    if rnd is None and not separate_clubs and n_rounds is not None and ctx.history:
+        rnd = _from_canonical_plan(ctx, n_rounds, preferred, rng, effort)
     if rnd is None and (not ctx.history or ahead == 0):
         # round 1 (without clubs, every first round is as good as any other) or the last round
         rnd = _seat_one(ctx, rng, separate_clubs, budget)
@@ -129,6 +134,42 @@ def seat_round(
             _cost, rounds = _search_rounds(ctx, 1 + ahead, clubs, rng, budget, floor)
         rnd = rounds[0]
     return ctx.to_ids(_order_seats(ctx, rnd, rng))
+
+
+@functools.lru_cache(maxsize=8)
+def _canonical_plan(
+    n: int, sizes: tuple[int, ...], n_rounds: int, preferred: int | None, effort: int
+) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """The whole-tournament plan for ``n`` players as indices, from a fixed seed: the same in every call,
+    so that round after round, ``seat_round`` can recognise the rounds played so far as its beginning.
+    Kept for a few formats, so that the rounds after the first cost little in the same process."""
+    ctx = _Context([SeatingPlayer(i) for i in range(n)], [], sizes, preferred)
+    rng = random.Random(_CANONICAL_SEED + n)
+    fixed, free = _fresh_plan(ctx, n_rounds, rng, _budget(_PLAN_BUDGET, n, effort))
+    return tuple(tuple(tuple(t) for t in rnd) for rnd in [*fixed, *free])
+
+
+def _from_canonical_plan(
+    ctx: _Context, n_rounds: int, preferred: int | None, rng: random.Random, effort: int
+) -> list[list[int]] | None:
+    """In fields up to ``_CANONICAL_UP_TO`` players: when the history is (isomorphic to) the beginning
+    of the canonical plan, its next round; the relabelling is random (from the seed), the plan is not.
+
+    Round by round, every round then comes from one whole plan, which the search makes much better than
+    rounds fitted one after the other into a fixed history (the history is fixed, so a search after it
+    only repairs; the plan was made with all rounds free).  When the history is not such a beginning
+    (a manual swap, withdrawals, arrivals), the caller searches the remaining rounds as usual."""
+    if ctx.n > _CANONICAL_UP_TO or not _clean_history(ctx):
+        return None
+    h = len(ctx.history)
+    plan = _canonical_plan(ctx.n, tuple(ctx.sizes), n_rounds, preferred, effort)
+    if h >= len(plan):
+        return None
+    assign = _match_prefix(ctx.history, ctx.n, plan, rng)
+    if assign is None:
+        return None
+    inverse = {x: p for p, x in enumerate(assign)}
+    return _fit_sizes([[inverse[x] for x in t] for t in plan[h]], ctx.sizes)
 
 
 def _clean_history(ctx: _Context) -> bool:

@@ -47,7 +47,10 @@ class _Context:
         self.history = [self.to_idx(r) for r in history]
         for full, rnd in zip(history, self.history, strict=True):
             # a table is odd by its size when it was played, not after withdrawn players left it
-            self.add_round(rnd, odd_tables=[len(t) in self.special_sizes for t in full])
+            # (with a preferred size, every other size was odd, also one today's plan does not have)
+            special = self.special_sizes
+            odd = [len(t) != preferred if preferred is not None else len(t) in special for t in full]
+            self.add_round(rnd, odd_tables=odd)
         # positions come from the seat order in the history
         width = len(self.pos[0])
         for rnd in self.history:
