@@ -32,3 +32,8 @@ class AuditAction(models.TextChoices):
     TOKEN_NEW = "token_new", _("new captain link")
     RESULT_SUBMIT = "result_submit", _("result submitted")
     RESULT_CONFIRM = "result_confirm", _("result confirmed")
+    SERIES_CREATE = "series_create", _("series created")
+    SERIES_UPDATE = "series_update", _("series ranking rule changed")
+    SERIES_JOIN = "series_join", _("tournament joined a series")
+    SERIES_LEAVE = "series_leave", _("tournament left its series")
+    PLAYER_MERGE = "player_merge", _("two player records merged")
