@@ -162,6 +162,7 @@ class Tournament(models.Model):
         "Series", verbose_name=_("series"), null=True, blank=True, on_delete=models.SET_NULL,
         related_name="tournaments",
     )
+    separate_teams = models.BooleanField(_("keep team-mates apart in every round"), default=True)
 
     class Meta:
         ordering = ["-date", "name"]

@@ -37,3 +37,6 @@ class AuditAction(models.TextChoices):
     SERIES_JOIN = "series_join", _("tournament joined a series")
     SERIES_LEAVE = "series_leave", _("tournament left its series")
     PLAYER_MERGE = "player_merge", _("two player records merged")
+    TEAM_CREATE = "team_create", _("team declared")
+    TEAM_DELETE = "team_delete", _("team removed")
+    TEAMS_SEPARATE = "teams_separate", _("seating of team-mates changed")

@@ -206,3 +206,41 @@ def registration_readmit(*, registration: Registration, user) -> Registration:
         registration, user=user, status=Registration.Status.CHECKED_IN, action=AuditAction.READMIT,
         allowed_from=[Registration.Status.WITHDRAWN],
     )
+
+
+@transaction.atomic
+def player_merge(*, tournament: Tournament, user, keep: Player, duplicate: Player) -> Player:
+    """Two records of the same person (two spellings): the duplicate's registrations move to `keep`,
+    missing data is taken over, the duplicate is deleted; an audit entry in every tournament affected
+    (and in the one the merge was made from)."""
+    if keep.pk == duplicate.pk:
+        raise ValidationError(_("Choose two different players."), code="same_player")
+    locked = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[keep.pk, duplicate.pk])}
+    if len(locked) != 2:
+        raise ValidationError(_("That player no longer exists."), code="player_gone")
+    keep, duplicate = locked[keep.pk], locked[duplicate.pk]
+    moving = list(duplicate.registrations.select_related("tournament"))
+    kept_in = set(keep.registrations.values_list("tournament_id", flat=True))
+    both = [reg.tournament for reg in moving if reg.tournament_id in kept_in]
+    if both:
+        raise ValidationError(
+            _("Both are registered in %(tournament)s: they cannot be the same person.")
+            % {"tournament": both[0].name},
+            code="both_registered",
+        )
+    before = {"keep": keep.name, "duplicate": duplicate.name, "duplicate_id": duplicate.pk}
+    for name in ("club", "birth_date", "birth_year", "gender"):
+        if not getattr(keep, name):
+            setattr(keep, name, getattr(duplicate, name))
+    keep.save()
+    Registration.objects.filter(player=duplicate).update(player=keep)
+    after = {"player": keep.name, "player_id": keep.pk, "registrations_moved": len(moving)}
+    affected = {reg.tournament_id: reg.tournament for reg in moving}
+    affected.setdefault(tournament.pk, tournament)
+    for affected_tournament in affected.values():
+        audit(
+            tournament=affected_tournament, user=user, action=AuditAction.PLAYER_MERGE, before=before,
+            after=after,
+        )
+    duplicate.delete()
+    return keep
