@@ -15,4 +15,13 @@ urlpatterns = [
     path(T + "standings.pdf", printing.StandingsPdfView.as_view(), name="standings"),
     path(T + "start-cards.pdf", printing.StartCardsPdfView.as_view(), name="start_cards"),
     path(T + "certificates.pdf", printing.CertificatesPdfView.as_view(), name="certificates"),
+    path(T + "series-standings.pdf", printing.SeriesStandingsPdfView.as_view(), name="series_standings"),
+    path(
+        T + "series-certificates.pdf", printing.SeriesCertificatesPdfView.as_view(),
+        name="series_certificates",
+    ),
+    path(
+        T + "category-certificates.pdf", printing.CategoryCertificatesPdfView.as_view(),
+        name="category_certificates",
+    ),
 ]

@@ -15,6 +15,8 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from tests.factories import TournamentFactory, UserFactory, play_round
 from tournament.models import Registration, Submission, Table, Tournament
 from tournament.rounds.services import seating_plan_create
+from tournament.series.services import series_create
+from tournament.teams.services import team_create
 
 # Django's own admin has its own tests; its login redirect (no name) is covered in test_login_limit.
 SKIPPED_NAMESPACES = {"admin"}
@@ -39,6 +41,12 @@ POST_ONLY = {
     "organizer:clock_resume",
     "organizer:clock_reset",
     "print:logo",
+    "organizer:series_create",
+    "organizer:series_join",
+    "organizer:series_rule",
+    "organizer:series_leave",
+    "organizer:team_delete",
+    "organizer:teams_separate",
 }
 
 # GET answers something other than 200 on purpose.
@@ -56,6 +64,10 @@ CONTENT_TYPES = {
     "print:start_cards": "application/pdf",
     "organizer:backup": "application/json",
     "organizer:standings_export": "text/csv",
+    "print:series_standings": "application/pdf",
+    "print:series_certificates": "application/pdf",
+    "print:category_certificates": "application/pdf",
+    "organizer:series_export": "text/csv",
 }
 
 
@@ -114,6 +126,7 @@ class World:
             "table_number": self.open_table.number,
             "submission_pk": self.submission.pk,
             "token": self.waiting_table.token,
+            "team_pk": self.extra["team"].pk,
         }
         return {name: values[name] for name in names}
 
@@ -140,6 +153,9 @@ def build_world(*, organizer, tournament: Tournament, players) -> World:
     submission = Submission.objects.filter(table__round=round_2).order_by("table__number").first()
     waiting = round_2.tables.get(number=3)
     seating_plan_create(tournament=tournament, user=organizer, seed=3)  # start cards: rounds 3-6
+    # An evening of a series with a declared team: the series' pages, PDFs and the team's URLs.
+    series_create(tournament=tournament, user=organizer, name="Jahreswertung")
+    team = team_create(tournament=tournament, user=organizer, name="Die Asse", members=players[:2])
     return World(
         organizer=organizer,
         tournament=tournament,
@@ -147,6 +163,7 @@ def build_world(*, organizer, tournament: Tournament, players) -> World:
         open_table=submission.table,
         waiting_table=waiting,
         submission=submission,
+        extra={"team": team},
     )
 
 

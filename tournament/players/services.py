@@ -66,6 +66,7 @@ def registration_snapshot(reg: Registration) -> dict[str, Any]:
         "club": player.club_name, "birth_year": player.birth_year,
         "birth_date": player.birth_date.isoformat() if player.birth_date else None,
         "withdrawn_after_round": reg.withdrawn_after_round,
+        "gender": player.gender, "member": player.member,
     }
 
 
@@ -131,14 +132,20 @@ def players_import(
 @transaction.atomic
 def registration_update(
     *, registration: Registration, user, first_name: str, last_name: str, club_name: str = "",
-    birth_date: date | None = None, birth_year: int | None = None,
+    birth_date: date | None = None, birth_year: int | None = None, gender: str | None = None,
+    member: bool | None = None,
 ) -> Registration:
+    """Change the player's record; `gender` and `member` (the categories) stay as they are when None."""
     before = registration_snapshot(registration)
     player = registration.player
     player.first_name, player.last_name = " ".join(first_name.split()), " ".join(last_name.split())
     player.club = club_get_or_create(club_name)
     player.birth_date = birth_date
     player.birth_year = birth_year or (birth_date.year if birth_date else None)
+    if gender is not None:
+        player.gender = gender
+    if member is not None:
+        player.member = member
     player.full_clean()
     player.save()
     after = registration_snapshot(registration)

@@ -74,3 +74,35 @@ def standings_xlsx(data: StandingsData, rows: list[dict[str, Any]], *, title: st
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
+
+
+def lines_csv(lines: list[list[Any]]) -> bytes:
+    """Any table (header first) as CSV the way the standings are written (`;`, UTF-8 with BOM)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
+    for line in lines:
+        writer.writerow(["" if value is None else value for value in line])
+    return buffer.getvalue().encode("utf-8-sig")
+
+
+def sheets_xlsx(sheets: list[tuple[str, list[list[Any]]]], *, title: str) -> bytes:
+    """One worksheet per (name, lines with header first), each with the title on top."""
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+
+    workbook = Workbook()
+    workbook.remove(workbook.active)
+    for name, lines in sheets:
+        sheet = workbook.create_sheet(name[:31])
+        sheet.append([title])
+        sheet["A1"].font = Font(bold=True, size=13)
+        for line in lines:
+            sheet.append(line)
+        for cell in sheet[2]:
+            cell.font = Font(bold=True)
+        sheet.freeze_panes = "A3"
+        sheet.column_dimensions["B"].width = 28
+        sheet.column_dimensions["C"].width = 24
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
