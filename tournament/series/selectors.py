@@ -1,7 +1,7 @@
 """Reads of a series: its evenings and the season standings, club and category rankings.
 
-The season standings of any number of evenings and players take four queries: the evenings, their
-counted rounds, the registrations with player and club, and the confirmed entries. Each evening is
+The season standings of any number of evenings and players take five queries: the evenings, their
+counted rounds, the registrations, the confirmed entries, and the players with their clubs. Each evening is
 ranked by `engine.standings` with its own settings; the season by `engine.series`.
 """
 
@@ -61,19 +61,17 @@ class SeriesStandings:
         return [evening.pk for evening in self.evenings]
 
 
-def evening_results(evenings: list[Tournament]) -> tuple[list[EveningResult], dict[int, Registration]]:
+def evening_results(evenings: list[Tournament]) -> tuple[list[EveningResult], dict[int, int]]:
     """Every player's place and total on each evening, from the confirmed results of its closed rounds
-    (three queries for all evenings together)."""
+    (three queries for all evenings together), and registration id → player id."""
     by_pk = {evening.pk: evening for evening in evenings}
     rounds: dict[int, list[int]] = {pk: [] for pk in by_pk}
     for tournament_id, number in Round.objects.filter(
         tournament__in=evenings, status=Round.Status.CLOSED
     ).values_list("tournament_id", "number"):
         rounds[tournament_id].append(number)
-    regs = {
-        reg.pk: reg
-        for reg in Registration.objects.filter(tournament__in=evenings).select_related("player__club")
-    }
+    # Registration → player as plain ids; each player's record is read once (not once per evening).
+    regs = dict(Registration.objects.filter(tournament__in=evenings).values_list("pk", "player_id"))
     per_evening: dict[int, list[RoundResult]] = {pk: [] for pk in by_pk}
     for tournament_id, reg_id, number, score, went_out in SubmissionEntry.objects.filter(
         submission__confirmed=True,
@@ -91,7 +89,7 @@ def evening_results(evenings: list[Tournament]) -> tuple[list[EveningResult], di
         rows = compute_standings(players, entries, rounds[pk], standings_settings(evening))
         results += [
             EveningResult(
-                player_id=regs[row.player_id].player_id, evening=pk, place=row.rank, total=row.total,
+                player_id=regs[row.player_id], evening=pk, place=row.rank, total=row.total,
                 field_size=len(rows),
             )
             for row in rows
@@ -104,13 +102,17 @@ def series_evenings(series: Series) -> list[Tournament]:
 
 
 def series_standings(series: Series) -> SeriesStandings:
-    """The season, club and category rankings of a series: four queries for any size."""
+    """The season, club and category rankings of a series: five queries for any size (the evenings,
+    their closed rounds, the registrations, the confirmed entries, the players with their clubs)."""
     evenings = series_evenings(series)
     rule = season_rule(series)
-    results, regs = evening_results(evenings) if evenings else ([], {})
-    members = {reg.player_id for reg in regs.values() if reg.player.member}
+    results, _regs = evening_results(evenings) if evenings else ([], {})
+    players = {
+        player.pk: player
+        for player in Player.objects.filter(pk__in={r.player_id for r in results}).select_related("club")
+    } if results else {}
+    members = {pid for pid, player in players.items() if player.member}
     rows = season_ranking(results, [evening.pk for evening in evenings], rule, members=members)
-    players = {reg.player_id: reg.player for reg in regs.values()}
     first_evening: dict[int, int] = {}
     order = {evening.pk: index for index, evening in enumerate(evenings)}
     for result in results:

@@ -140,11 +140,29 @@ def test_a_player_is_the_same_record_across_evenings():
 
 
 @pytest.mark.parametrize("count,size", [(2, 8), (4, 16)])
-def test_series_standings_take_four_queries_for_any_size(count, size, django_assert_num_queries):
+def test_series_standings_take_five_queries_for_any_size(count, size, django_assert_num_queries):
     series = SeriesFactory(best_of=3, min_evenings=1, club_best=2)
     players = PlayerFactory.create_batch(size)
     evenings(series, players, count)
     series = Series.objects.get(pk=series.pk)
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(5):
         data = series_standings(series)
     assert len(data.lines) == size and len(data.evenings) == count
+
+
+def test_twelve_evenings_of_two_hundred_players_in_five_queries(django_assert_num_queries, client):
+    """The size of the issue: 12 evenings x 200 players; the organizer's page in a fixed number too."""
+    user = UserFactory()
+    series = SeriesFactory(organizers=[user], best_of=8, min_evenings=3)
+    players = PlayerFactory.create_batch(200)
+    last = evenings(series, players, 12, rounds=1, organizers=[user])[-1]
+    series = Series.objects.get(pk=series.pk)
+    with django_assert_num_queries(5):
+        data = series_standings(series)
+    assert len(data.lines) == 200 and all(line.row.attended == 12 for line in data.lines)
+    assert all(len(line.row.counted) == 8 for line in data.lines)
+    client.force_login(user)
+    # session, user, tournament, organizer check, series, the five of the standings, series organizer
+    with django_assert_num_queries(11):
+        page = client.get(f"/{last.pk}/series/")
+    assert page.status_code == 200 and len(page.context["table"].page.object_list) == 50

@@ -21,6 +21,9 @@ from tournament.standings.exports import lines_csv, sheets_xlsx
 
 from .base import OrganizerAction, OrganizerPage, error_text
 
+SEASON_PAGE_SIZE = 50
+CATEGORY_LINES = 10  # on the page; the exports and the PDF list every player of a category
+
 
 class SeriesPageMixin:
     def series(self) -> Series | None:
@@ -46,9 +49,10 @@ class SeriesView(SeriesPageMixin, OrganizerPage):
             return context
         data = series_standings(series)
         table = SeasonTable(data, season_rows(data))
-        RequestConfig(self.request, paginate=False).configure(table)
+        # 50 lines a page keep a season of 200 players quick to render; exports and PDF have all.
+        RequestConfig(self.request, paginate={"per_page": SEASON_PAGE_SIZE}).configure(table)
         context.update(
-            data=data, table=table, may_change=series.is_organizer(user),
+            data=data, table=table, may_change=series.is_organizer(user), category_lines=CATEGORY_LINES,
             rule_form=kwargs.get("rule_form") or SeriesForm(instance=series),
         )
         return context
