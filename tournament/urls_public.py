@@ -8,4 +8,5 @@ urlpatterns = [
     path("<int:tournament_pk>/", public.PublicTournamentView.as_view(), name="tournament"),
     path("<int:tournament_pk>/seat-lookup/", public.SeatLookupView.as_view(), name="seat_lookup"),
     path("<int:tournament_pk>/projector/", projector.ProjectorView.as_view(), name="projector"),
+    path("<int:tournament_pk>/series/", public.PublicSeriesView.as_view(), name="series"),
 ]
