@@ -104,3 +104,14 @@ class SeriesJoinForm(forms.Form):
     def __init__(self, *args: Any, queryset, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["series"].queryset = queryset
+
+
+class SeriesChoiceForm(SeriesJoinForm):
+    """On the new tournament's form: the series it joins (optional)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["series"]
+        field.required = False
+        field.empty_label = _("none")
+        field.help_text = _("The tournament counts for the season ranking of this series.")

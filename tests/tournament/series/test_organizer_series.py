@@ -189,3 +189,18 @@ def test_merge_page(organizer_client, organizer, season):
     line = next(line for line in organizer_client.get(f"/{second.pk}/series/").context["data"].lines
                 if line.player == keep)
     assert line.row.attended == 3
+
+
+def test_a_new_tournament_joins_a_series_when_created(organizer_client, organizer):
+    from tests.factories import tournament_form_data
+    from tournament.models import Tournament
+
+    series = SeriesFactory(organizers=[organizer], name="Herbst")
+    page = organizer_client.get("/new/")
+    assert "Herbst" in page.content.decode()
+    data = tournament_form_data(name="Abend 4")
+    response = organizer_client.post("/new/", {**data, "series-series": series.pk})
+    assert response.status_code == 302
+    assert Tournament.objects.get(name="Abend 4").series == series
+    organizer_client.post("/new/", tournament_form_data(name="Ohne"))
+    assert Tournament.objects.get(name="Ohne").series is None
