@@ -77,4 +77,5 @@ urlpatterns = [
     path(T + "teams/<int:team_pk>/delete/", rankings.TeamDeleteView.as_view(), name="team_delete"),
     path(T + "teams/separate/", rankings.TeamsSeparateView.as_view(), name="teams_separate"),
     path(T + "players/merge/", players.PlayerMergeView.as_view(), name="player_merge"),
+    path(T + "rankings/export/", rankings.RankingsExportView.as_view(), name="rankings_export"),
 ]

@@ -24,4 +24,5 @@ urlpatterns = [
         T + "category-certificates.pdf", printing.CategoryCertificatesPdfView.as_view(),
         name="category_certificates",
     ),
+    path(T + "rankings.pdf", printing.RankingsPdfView.as_view(), name="rankings"),
 ]

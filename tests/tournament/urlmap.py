@@ -68,6 +68,8 @@ CONTENT_TYPES = {
     "print:series_certificates": "application/pdf",
     "print:category_certificates": "application/pdf",
     "organizer:series_export": "text/csv",
+    "organizer:rankings_export": "text/csv",
+    "print:rankings": "application/pdf",
 }
 
 

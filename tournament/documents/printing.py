@@ -503,3 +503,9 @@ def prizes_pdf(
 ) -> bytes:
     context = {"tournament": tournament, "prizes": prizes, "logo": logo_uri(tournament)}
     return html_to_pdf(render_to_string("print/prize_certificates.html", context, request=request))
+
+
+def rankings_pdf(tournament: Tournament, rankings, *, request: HttpRequest | None = None) -> bytes:
+    """One evening's club, team and category rankings (`TournamentRankings`)."""
+    context = {"tournament": tournament, "rankings": rankings, "points_label": points_label(tournament)}
+    return html_to_pdf(render_to_string("print/rankings.html", context, request=request))

@@ -106,3 +106,25 @@ def sheets_xlsx(sheets: list[tuple[str, list[list[Any]]]], *, title: str) -> byt
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
+
+
+def rankings_sheets(rankings) -> list[tuple[str, list[list[Any]]]]:
+    """One evening's club, team and category rankings (`TournamentRankings`) as (sheet, lines)."""
+    from engine.rankings import CATEGORY_LABELS
+
+    def groups(rows) -> list[list[Any]]:
+        return [
+            [f"{row.rank}.", group.name, len(row.counted), float(round(row.value, 2))] for row, group in rows
+        ]
+
+    sheets = [
+        (_("Clubs"), [[_("Place"), _("Club"), _("Players counted"), _("Total")], *groups(rankings.clubs)]),
+        (_("Teams"), [[_("Place"), _("Team"), _("Players counted"), _("Total")], *groups(rankings.teams)]),
+    ]
+    for category, rows in rankings.categories.items():
+        lines: list[list[Any]] = [[_("Place"), _("Name"), _("Club"), _("Total")]]
+        lines += [
+            [f"{rank}.", line.player.name, line.player.club_name, line.row.total] for rank, _s, line in rows
+        ]
+        sheets.append((_(CATEGORY_LABELS[category]), lines))
+    return sheets

@@ -225,3 +225,15 @@ class CategoryCertificatesPdfView(TournamentOrganizerMixin, View):
             return redirect("organizer:rankings", self.tournament.pk)
         pdf = printing.prizes_pdf(self.tournament, prizes, request=request)
         return pdf_response(pdf, printing.file_name(self.tournament, _("category certificates")))
+
+
+class RankingsPdfView(TournamentOrganizerMixin, View):
+    """The evening's club, team and category rankings."""
+
+    def get(self, request, tournament_pk: int):
+        from tournament.standings.selectors import tournament_rankings
+
+        _rounds, lines = standings(self.tournament)
+        rankings = tournament_rankings(self.tournament, lines)
+        pdf = printing.rankings_pdf(self.tournament, rankings, request=request)
+        return pdf_response(pdf, printing.file_name(self.tournament, _("rankings")))

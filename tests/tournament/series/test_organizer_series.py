@@ -204,3 +204,15 @@ def test_a_new_tournament_joins_a_series_when_created(organizer_client, organize
     assert Tournament.objects.get(name="Abend 4").series == series
     organizer_client.post("/new/", tournament_form_data(name="Ohne"))
     assert Tournament.objects.get(name="Ohne").series is None
+
+
+def test_evening_rankings_exports_and_pdf(organizer_client, season):
+    *_, second = season
+    text = organizer_client.get(f"/{second.pk}/rankings/export/").content.decode("utf-8-sig")
+    assert text.startswith("Clubs\r\nPlace;Club;Players counted;Total\r\n1.;Rot;2;10.0")
+    assert "Women" in text and "Seniors" in text
+    xlsx = organizer_client.get(f"/{second.pk}/rankings/export/?format=xlsx")
+    book = load_workbook(io.BytesIO(xlsx.content))
+    assert book.sheetnames[:2] == ["Clubs", "Teams"] and "Guests" in book.sheetnames
+    pdf = pdf_text(organizer_client.get(f"/print/{second.pk}/rankings.pdf"))
+    assert "Club ranking" in pdf and "Rot" in pdf and "Women" in pdf and "Dora" in pdf

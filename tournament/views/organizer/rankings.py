@@ -6,12 +6,15 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from engine.rankings import GroupValue
 from tournament.models import Series, Team
+from tournament.standings.exports import lines_csv, rankings_sheets, sheets_xlsx
 from tournament.standings.selectors import standings, tournament_rankings
 from tournament.teams.forms import TeamForm, TeamsSeparateForm
 from tournament.teams.selectors import teams
@@ -94,3 +97,25 @@ class TeamsSeparateView(OrganizerAction):
         )
         messages.success(request, _("Saved."))
         return redirect("organizer:teams", self.tournament.pk)
+
+
+class RankingsExportView(OrganizerPage):
+    """The evening's club, team and category rankings: `?format=xlsx` (a sheet each) or CSV."""
+
+    def get(self, request, *args, **kwargs):
+        _rounds, lines = standings(self.tournament)
+        sheets = rankings_sheets(tournament_rankings(self.tournament, lines))
+        base = slugify(f"{self.tournament.name}-{_('rankings')}") or "rankings"
+        if request.GET.get("format") == "xlsx":
+            response = HttpResponse(
+                sheets_xlsx(sheets, title=self.tournament.name),
+                content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            )
+            response["Content-Disposition"] = f'attachment; filename="{base}.xlsx"'
+            return response
+        rows: list = []
+        for name, part in sheets:
+            rows += [[name], *part, []]
+        response = HttpResponse(lines_csv(rows), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{base}.csv"'
+        return response
