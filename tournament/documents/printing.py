@@ -485,14 +485,15 @@ def season_prizes(data, *, top: int = 3) -> list[Prize]:
 
 
 def category_prizes(tournament: Tournament, rankings) -> list[Prize]:
-    """The best of every category of one evening (`TournamentRankings`)."""
+    """The best of every category of one evening (`TournamentRankings`): the place printed is the one
+    within the category."""
     from engine.rankings import CATEGORY_PRIZES
 
     minus = tournament.scoring == ScoringFormat.MINUS_POINTS
     when = f"{tournament.date:%d.%m.%Y}"
     return [
         Prize(_(CATEGORY_PRIZES[category]), tournament.name, when, line.player.name, line.player.club_name,
-              line.row.rank, _points_text(line.row.total, minus=minus))
+              rank, _points_text(line.row.total, minus=minus))
         for category, rows in rankings.categories.items()
         for rank, _shared, line in rows if rank == 1
     ]

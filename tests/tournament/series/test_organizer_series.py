@@ -216,3 +216,16 @@ def test_evening_rankings_exports_and_pdf(organizer_client, season):
     assert book.sheetnames[:2] == ["Clubs", "Teams"] and "Guests" in book.sheetnames
     pdf = pdf_text(organizer_client.get(f"/print/{second.pk}/rankings.pdf"))
     assert "Club ranking" in pdf and "Rot" in pdf and "Women" in pdf and "Dora" in pdf
+
+
+def test_category_certificate_shows_the_place_in_the_category(organizer_client, season):
+    from tournament.documents.printing import category_prizes
+    from tournament.standings.selectors import standings, tournament_rankings
+
+    *_, second = season
+    _rounds, lines = standings(second)
+    prizes = {prize.title: prize for prize in category_prizes(second, tournament_rankings(second, lines))}
+    # Cem is 4th of the evening but the best senior.
+    senior = prizes["Best senior"]
+    assert senior.name.startswith("Cem") and senior.rank == 1
+    assert next(line.row.rank for line in lines if line.player.first_name == "Cem") == 4
