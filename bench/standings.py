@@ -1,7 +1,22 @@
-"""Time the standings of a 200-player, 6-round tournament (pure engine, no database)."""
+"""Time the standings: one 200-player, 6-round tournament (pure engine, no database), and the season
+standings of a series of 12 evenings x 200 players (server time: queries, engine and the page).
 
+    .venv/bin/python bench/standings.py [--evenings 12] [--players 200] [--repeat 5]
+
+The series is built in a throw-away SQLite database (2 closed rounds per evening, tables of 4, every
+result confirmed). Printed: the best and median time of `series_standings` (4 queries, both engines)
+and of the whole organizer page (`/<tournament>/series/`, rendered by the test client). Target: the
+page in at most 200 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
 import random
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -9,8 +24,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.standings import RoundResult, compute_standings
 
+TARGET_MS = 200
 
-def main() -> None:
+
+def engine_only() -> None:
     rnd = random.Random(3)
     results = [
         RoundResult(p, n, rnd.randint(0, 150), rnd.random() < 0.25) for p in range(200) for n in range(1, 7)
@@ -22,6 +39,69 @@ def main() -> None:
         runs.append(time.perf_counter() - start)
     print(f"standings 200 players x 6 rounds: best {min(runs) * 1000:.2f} ms, median "
           f"{sorted(runs)[len(runs) // 2] * 1000:.2f} ms")
+
+
+def timed(function, repeat: int) -> tuple[float, float]:
+    runs = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        runs.append(time.perf_counter() - start)
+    return min(runs) * 1000, sorted(runs)[len(runs) // 2] * 1000
+
+
+def series(evenings: int, players: int, repeat: int) -> None:
+    with tempfile.TemporaryDirectory() as var_dir:
+        os.environ["UNO_VAR_DIR"] = var_dir
+        os.environ.pop("DATABASE_URL", None)
+        os.environ["DJANGO_SETTINGS_MODULE"] = "tournament.settings"
+        import django
+
+        django.setup()
+        from django.conf import settings
+        from django.core.management import call_command
+        from django.db import connection
+        from django.test import Client
+        from django.test.utils import CaptureQueriesContext
+
+        call_command("migrate", verbosity=0)
+        settings.ALLOWED_HOSTS = ["*"]
+        from tests.factories import PlayerFactory, SeriesFactory, UserFactory, played_evening
+        from tournament.models import Series
+        from tournament.series.selectors import series_standings
+
+        user = UserFactory(username="bench", is_superuser=True)
+        season = SeriesFactory(organizers=[user], best_of=max(1, evenings * 2 // 3), min_evenings=2)
+        people = PlayerFactory.create_batch(players)
+        rnd = random.Random(7)
+        last = None
+        for index in range(evenings):
+            present = rnd.sample(people, k=players - players // 10)
+            last = played_evening(series=season, players=present, organizers=[user],
+                                  date=datetime.date(2026, 1, 1) + datetime.timedelta(days=28 * index))
+        season = Series.objects.get(pk=season.pk)
+        with CaptureQueriesContext(connection) as queries:
+            series_standings(season)
+        best, median = timed(lambda: series_standings(season), repeat)
+        print(f"series {evenings} evenings x {players} players: series_standings {len(queries)} queries, "
+              f"best {best:.0f} ms, median {median:.0f} ms")
+        client = Client()
+        client.force_login(user)
+        url = f"/{last.pk}/series/"
+        assert client.get(url).status_code == 200
+        best, median = timed(lambda: client.get(url), repeat)
+        verdict = "ok" if median <= TARGET_MS else f"above the target of {TARGET_MS} ms"
+        print(f"series page (server time): best {best:.0f} ms, median {median:.0f} ms ({verdict})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--evenings", type=int, default=12)
+    parser.add_argument("--players", type=int, default=200)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    engine_only()
+    series(args.evenings, args.players, args.repeat)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,18 @@ import datetime
 import factory
 from django.contrib.auth import get_user_model
 
-from tournament.models import Club, Player, Registration, Round, Seat, Submission, Table, Tournament
+from tournament.models import (
+    Club,
+    Player,
+    Registration,
+    Round,
+    Seat,
+    Series,
+    Submission,
+    SubmissionEntry,
+    Table,
+    Tournament,
+)
 from tournament.results.services import result_submit
 from tournament.rounds.services import round_close, round_open, round_publish, round_seat
 
@@ -173,3 +184,66 @@ def tournament_form_data(**changes: str) -> dict[str, str]:
     }
     data.update(changes)
     return data
+
+
+class SeriesFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Series
+        skip_postgeneration_save = True
+
+    name = factory.Sequence(lambda n: f"Jahreswertung {n}")
+
+    @factory.post_generation
+    def organizers(self, create, extracted, **kwargs):
+        if create and extracted:
+            self.organizers.add(*extracted)
+
+
+def played_evening(
+    *, series: Series | None, players: list, date: datetime.date, scores: dict | None = None,
+    rounds: int = 2, organizers=(),
+) -> Tournament:
+    """An evening of a series with `rounds` closed rounds of confirmed results, stored directly in bulk.
+
+    `scores`: player → their score in every round (default: varied by player and round); tables of four
+    in the order of `players`, the seat with the lowest score went out.
+    """
+    tournament = TournamentFactory(series=series, date=date, organizers=list(organizers), rounds_total=rounds)
+    regs = Registration.objects.bulk_create([
+        Registration(tournament=tournament, player=player, start_number=number, status="checked_in")
+        for number, player in enumerate(players, start=1)
+    ])
+    for number in range(1, rounds + 1):
+        round_ = Round.objects.create(
+            tournament=tournament, number=number, status=Round.Status.CLOSED, seed=number
+        )
+        groups = [regs[i:i + 4] for i in range(0, len(regs), 4)]
+        tables = Table.objects.bulk_create([
+            Table(round=round_, number=index, status=Table.Status.CONFIRMED)
+            for index in range(1, len(groups) + 1)
+        ])
+        Seat.objects.bulk_create([
+            Seat(round=round_, table=table, registration=reg, position=position)
+            for table, group in zip(tables, groups, strict=True)
+            for position, reg in enumerate(group, start=1)
+        ])
+        submissions = Submission.objects.bulk_create([
+            Submission(table=table, version=1, source=Submission.Source.ORGANIZER, confirmed=True)
+            for table in tables
+        ])
+        entries = []
+        for submission, group in zip(submissions, groups, strict=True):
+            values = {
+                reg.pk: (scores[reg.player] if scores else (reg.player.pk * 7 + number * 13) % 50)
+                for reg in group
+            }
+            low = min(values.values())
+            entries += [
+                SubmissionEntry(
+                    submission=submission, registration=reg, hand_points=values[reg.pk], score=values[reg.pk],
+                    went_out=values[reg.pk] == low,
+                )
+                for reg in group
+            ]
+        SubmissionEntry.objects.bulk_create(entries)
+    return tournament

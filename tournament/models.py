@@ -19,8 +19,10 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from engine.prizes import SharedPlaces, TableKind
+from engine.rankings import Gender, GroupValue
 from engine.scoring import EndRule, ScoringFormat
 from engine.seating import TableFill
+from engine.series import DEFAULT_SEASON_TIEBREAKS, SeasonPoints
 from engine.standings import MissedRoundPolicy
 
 from .audit.actions import AuditAction
@@ -59,6 +61,14 @@ class Player(models.Model):
     birth_date = models.DateField(_("date of birth"), null=True, blank=True)
     birth_year = models.PositiveSmallIntegerField(_("year of birth"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    GENDER_CHOICES = engine_choices(Gender, {
+        Gender.FEMALE: _("female"),
+        Gender.MALE: _("male"),
+        Gender.DIVERSE: _("diverse"),
+    })
+    # Optional, never required: only for the category rankings.
+    gender = models.CharField(_("gender"), max_length=1, choices=GENDER_CHOICES, blank=True)
+    member = models.BooleanField(_("club member"), default=True, help_text=_("Guests are not members."))
 
     class Meta:
         ordering = ["last_name", "first_name"]
@@ -174,6 +184,11 @@ class Tournament(models.Model):
     )
     goods_prizes = models.JSONField(_("goods prizes"), default=list, blank=True)
     prize_overrides = models.JSONField(default=dict, blank=True, editable=False)
+    series = models.ForeignKey(
+        "Series", verbose_name=_("series"), null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="tournaments",
+    )
+    separate_teams = models.BooleanField(_("keep team-mates apart in every round"), default=True)
 
     class Meta:
         ordering = ["-date", "name"]
@@ -487,6 +502,8 @@ class Payment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.registration}: {self.amount_cents}"
+
+
 class RateLimitWindow(models.Model):
     """One counted key (a client address, a hashed user name) and when its window ends.
 
@@ -501,3 +518,84 @@ class RateLimitWindow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key}: {self.count} until {self.window_ends:%H:%M:%S}"
+
+
+def default_season_tiebreaks() -> list[str]:
+    return list(DEFAULT_SEASON_TIEBREAKS)
+
+
+class Series(models.Model):
+    """A series of evenings (Turnierserie) with its season ranking rule (`engine.series.SeasonRule`)."""
+
+    POINTS_CHOICES = engine_choices(SeasonPoints, {
+        SeasonPoints.BY_FIELD: _("points by place: the winner gets as many points as there were players"),
+        SeasonPoints.BY_TABLE: _("points by place from a points table"),
+        SeasonPoints.MINUS_POINTS: _("sum of the minus points"),
+    })
+    CLUB_VALUE_CHOICES = engine_choices(GroupValue, {
+        GroupValue.SUM: _("sum"),
+        GroupValue.AVERAGE: _("average"),
+    })
+
+    name = models.CharField(_("name"), max_length=150)
+    organizers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, verbose_name=_("organizers"), related_name="organized_series"
+    )
+    points = models.CharField(
+        _("season points"), max_length=10, choices=POINTS_CHOICES, default=SeasonPoints.BY_FIELD.value
+    )
+    points_table = models.JSONField(_("points table"), default=list, blank=True)
+    best_of = models.PositiveSmallIntegerField(_("evenings that count"), null=True, blank=True)
+    min_evenings = models.PositiveSmallIntegerField(_("minimum number of evenings"), default=0)
+    attendance_bonus = models.PositiveSmallIntegerField(_("bonus per evening played"), default=0)
+    free_misses = models.PositiveSmallIntegerField(_("missed evenings without deduction"), default=0)
+    miss_deduction = models.PositiveSmallIntegerField(_("deduction per further missed evening"), default=0)
+    members_only = models.BooleanField(_("only members are ranked"), default=False)
+    tiebreaks = models.JSONField(_("tie-break order"), default=default_season_tiebreaks, blank=True)
+    club_best = models.PositiveSmallIntegerField(_("players per club that count"), default=3)
+    club_value = models.CharField(
+        _("club value"), max_length=10, choices=CLUB_VALUE_CHOICES, default=GroupValue.SUM.value
+    )
+    junior_under = models.PositiveSmallIntegerField(_("juniors: younger than"), default=18)
+    senior_from = models.PositiveSmallIntegerField(_("seniors: from the age of"), default=60)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("series")
+        verbose_name_plural = _("series")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(best_of__isnull=True) | Q(best_of__gte=1), name="series_best_of_positive"
+            ),
+            models.CheckConstraint(condition=Q(club_best__gte=1), name="series_club_best_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def is_organizer(self, user) -> bool:
+        if not user.is_authenticated:
+            return False
+        return user.is_superuser or self.organizers.filter(pk=user.pk).exists()
+
+
+class Team(models.Model):
+    """A team declared before the evening: a name and 2 to 6 registered players."""
+
+    MIN_MEMBERS = 2
+    MAX_MEMBERS = 6
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="teams")
+    name = models.CharField(_("name"), max_length=80)
+    members = models.ManyToManyField(Registration, verbose_name=_("players"), related_name="teams")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "name"]
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+        constraints = [models.UniqueConstraint(fields=["tournament", "name"], name="team_name_once")]
+
+    def __str__(self) -> str:
+        return self.name

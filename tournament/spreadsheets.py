@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Sequence
+from decimal import Decimal
 from typing import Any
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -28,8 +29,8 @@ def safe_cell(value: Any) -> Any:
         return ""
     if isinstance(value, bool):
         return str(value)
-    if isinstance(value, int | float):
-        return value
+    if isinstance(value, int | float | Decimal):
+        return value  # a number, never a formula (a negative amount stays a number)
     text = str(value)
     if text.startswith(FORMULA_STARTS):
         text = "'" + text

@@ -16,4 +16,14 @@ urlpatterns = [
     path(T + "start-cards.pdf", printing.StartCardsPdfView.as_view(), name="start_cards"),
     path(T + "certificates.pdf", printing.CertificatesPdfView.as_view(), name="certificates"),
     path(T + "cash-report.pdf", printing.CashReportPdfView.as_view(), name="cash_report"),
+    path(T + "series-standings.pdf", printing.SeriesStandingsPdfView.as_view(), name="series_standings"),
+    path(
+        T + "series-certificates.pdf", printing.SeriesCertificatesPdfView.as_view(),
+        name="series_certificates",
+    ),
+    path(
+        T + "category-certificates.pdf", printing.CategoryCertificatesPdfView.as_view(),
+        name="category_certificates",
+    ),
+    path(T + "rankings.pdf", printing.RankingsPdfView.as_view(), name="rankings"),
 ]

@@ -14,4 +14,5 @@ urlpatterns = [
         signup.SignupStatusView.as_view(),
         name="signup_status",
     ),
+    path("<int:tournament_pk>/series/", public.PublicSeriesView.as_view(), name="series"),
 ]

@@ -15,6 +15,8 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from tests.factories import TournamentFactory, UserFactory, play_round
 from tournament.models import Registration, Signup, Submission, Table, Tournament
 from tournament.rounds.services import seating_plan_create
+from tournament.series.services import series_create
+from tournament.teams.services import team_create
 
 # Django's own admin has its own tests; its login redirect (no name) is covered in test_login_limit.
 SKIPPED_NAMESPACES = {"admin"}
@@ -43,6 +45,12 @@ POST_ONLY = {
     "organizer:door_pay",
     "organizer:door_walk_in",
     "print:logo",
+    "organizer:series_create",
+    "organizer:series_join",
+    "organizer:series_rule",
+    "organizer:series_leave",
+    "organizer:team_delete",
+    "organizer:teams_separate",
 }
 
 # GET answers something other than 200 on purpose.
@@ -63,6 +71,12 @@ CONTENT_TYPES = {
     "organizer:signups_export": "text/csv",
     "organizer:cash_report_csv": "text/csv",
     "print:cash_report": "application/pdf",
+    "print:series_standings": "application/pdf",
+    "print:series_certificates": "application/pdf",
+    "print:category_certificates": "application/pdf",
+    "organizer:series_export": "text/csv",
+    "organizer:rankings_export": "text/csv",
+    "print:rankings": "application/pdf",
 }
 
 
@@ -123,6 +137,7 @@ class World:
             "token": self.waiting_table.token,
             "signup_token": self.extra["signup"].token if "signup" in self.extra else "",
             "signup_pk": self.extra["signup"].pk if "signup" in self.extra else 0,
+            "team_pk": self.extra["team"].pk,
         }
         return {name: values[name] for name in names}
 
@@ -153,6 +168,9 @@ def build_world(*, organizer, tournament: Tournament, players) -> World:
         tournament=tournament, first_name="Sina", last_name="Signed", birth_year=1990, queue=1,
         status=Signup.Status.WAITING,
     )
+    # An evening of a series with a declared team: the series' pages, PDFs and the team's URLs.
+    series_create(tournament=tournament, user=organizer, name="Jahreswertung")
+    team = team_create(tournament=tournament, user=organizer, name="Die Asse", members=players[:2])
     return World(
         organizer=organizer,
         tournament=tournament,
@@ -160,7 +178,7 @@ def build_world(*, organizer, tournament: Tournament, players) -> World:
         open_table=submission.table,
         waiting_table=waiting,
         submission=submission,
-        extra={"signup": signup},
+        extra={"signup": signup, "team": team},
     )
 
 

@@ -434,3 +434,93 @@ def cash_report_pdf(tournament: Tournament, *, request: HttpRequest | None = Non
     context = {"tournament": tournament, "report": cash_report(tournament)}
     html = render_to_string("print/cash_report.html", context, request=request)
     return html_to_pdf(html)
+
+
+# --- Series: season standings, season and category certificates -------------------------------
+
+
+def series_standings_pdf(data, *, request: HttpRequest | None = None) -> bytes:
+    """The season standings, the club ranking and the categories of a series (`SeriesStandings`)."""
+    from tournament.series.tables import season_rows
+
+    rows = season_rows(data)
+    for row in rows:
+        row["cells"] = [
+            (row[f"e{evening.pk}"], evening.pk in row["counted"]) for evening in data.evenings
+        ]
+    context = {
+        "data": data, "rows": rows, "landscape": len(data.evenings) > 6,
+        "tournament": data.evenings[-1] if data.evenings else None,
+    }
+    return html_to_pdf(render_to_string("print/series_standings.html", context, request=request))
+
+
+@dataclass(frozen=True)
+class Prize:
+    """One certificate of a season or a category: its title and who won it with which place."""
+
+    title: str
+    event: str
+    when: str
+    name: str
+    club: str
+    rank: int
+    points: str
+
+
+def _points_text(value, *, minus: bool) -> str:
+    if minus:
+        return _("with %(points)s minus points") % {"points": value}
+    return _("with %(points)s points") % {"points": value}
+
+
+def season_prizes(data, *, top: int = 3) -> list[Prize]:
+    """The top places of the season, then the best of every category (shared places all get one)."""
+    from engine.rankings import CATEGORY_PRIZES
+    from tournament.series.rules import season_rule
+
+    minus = season_rule(data.series).points.lower_is_better
+    when = ""
+    if data.evenings:
+        when = f"{data.evenings[0].date:%d.%m.%Y} – {data.evenings[-1].date:%d.%m.%Y}"  # noqa: RUF001
+    title = _("Season ranking")
+    prizes = [
+        Prize(title, data.series.name, when, line.player.name, line.player.club_name, line.row.rank,
+              _points_text(line.row.score, minus=minus))
+        for line in data.lines if line.row.ranked and line.row.rank <= top
+    ]
+    for category, rows in data.categories.items():
+        prizes += [
+            Prize(_(CATEGORY_PRIZES[category]), data.series.name, when, line.player.name,
+                  line.player.club_name, rank, _points_text(line.row.score, minus=minus))
+            for rank, _shared, line in rows if rank == 1
+        ]
+    return prizes
+
+
+def category_prizes(tournament: Tournament, rankings) -> list[Prize]:
+    """The best of every category of one evening (`TournamentRankings`): the place printed is the one
+    within the category."""
+    from engine.rankings import CATEGORY_PRIZES
+
+    minus = tournament.scoring == ScoringFormat.MINUS_POINTS
+    when = f"{tournament.date:%d.%m.%Y}"
+    return [
+        Prize(_(CATEGORY_PRIZES[category]), tournament.name, when, line.player.name, line.player.club_name,
+              rank, _points_text(line.row.total, minus=minus))
+        for category, rows in rankings.categories.items()
+        for rank, _shared, line in rows if rank == 1
+    ]
+
+
+def prizes_pdf(
+    tournament: Tournament, prizes: Sequence[Prize], *, request: HttpRequest | None = None
+) -> bytes:
+    context = {"tournament": tournament, "prizes": prizes, "logo": logo_uri(tournament)}
+    return html_to_pdf(render_to_string("print/prize_certificates.html", context, request=request))
+
+
+def rankings_pdf(tournament: Tournament, rankings, *, request: HttpRequest | None = None) -> bytes:
+    """One evening's club, team and category rankings (`TournamentRankings`)."""
+    context = {"tournament": tournament, "rankings": rankings, "points_label": points_label(tournament)}
+    return html_to_pdf(render_to_string("print/rankings.html", context, request=request))

@@ -62,6 +62,28 @@ class PlayerForm(forms.Form):
         }
 
 
+class PlayerEditForm(PlayerForm):
+    """The player's record with the optional categories: gender (never required) and guest."""
+
+    gender = forms.ChoiceField(
+        label=_("Gender"), required=False,
+        choices=[("", _("not given")), *Player.GENDER_CHOICES],
+        help_text=_("Optional: only for the rankings of women and men."),
+    )
+    guest = forms.BooleanField(label=_("Guest (not a club member)"), required=False)
+
+    @classmethod
+    def for_player(cls, player: Player, **kwargs: Any) -> PlayerEditForm:
+        form = super().for_player(player, **kwargs)
+        form.initial.update(gender=player.gender, guest=not player.member)
+        return form
+
+    def player_fields(self) -> dict[str, Any]:
+        fields = super().player_fields()
+        fields.update(gender=self.cleaned_data["gender"], member=not self.cleaned_data["guest"])
+        return fields
+
+
 class ImportForm(forms.Form):
     MAX_BYTES = 2 * 1024 * 1024
 
@@ -79,3 +101,27 @@ class ImportForm(forms.Form):
         if upload.size > self.MAX_BYTES:
             raise forms.ValidationError(_("The file is larger than 2 MB."))
         return upload
+
+
+def merge_label(player: Player) -> str:
+    details = ", ".join(str(part) for part in (player.club_name, player.birth_year) if part)
+    return f"{player.sort_name} ({details})" if details else player.sort_name
+
+
+class PlayerMergeForm(forms.Form):
+    """Two records of the same person: the one to keep and the duplicate that disappears."""
+
+    keep = forms.ModelChoiceField(label=_("Keep"), queryset=Player.objects.none())
+    duplicate = forms.ModelChoiceField(label=_("Merge into it and remove"), queryset=Player.objects.none())
+
+    def __init__(self, *args: Any, players, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("keep", "duplicate"):
+            self.fields[name].queryset = players
+            self.fields[name].label_from_instance = merge_label
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("keep") and data.get("keep") == data.get("duplicate"):
+            raise forms.ValidationError(_("Choose two different players."))
+        return data

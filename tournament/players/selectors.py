@@ -70,3 +70,12 @@ def registered_keys(tournament: Tournament) -> set[tuple[str, str, str]]:
 def club_names() -> QuerySet:
     """Every club typed so far, for the club field's suggestions."""
     return Club.objects.order_by("name").values_list("name", flat=True)
+
+
+def mergeable_players(tournament: Tournament, user):
+    """The players of this tournament and of the organizer's other tournaments (one queryset)."""
+    mine = Tournament.objects.all() if user.is_superuser else Tournament.objects.filter(organizers=user)
+    return (
+        Player.objects.filter(Q(registrations__tournament=tournament) | Q(registrations__tournament__in=mine))
+        .select_related("club").distinct().order_by("last_name", "first_name", "pk")
+    )

@@ -42,7 +42,7 @@ def club_get_or_create(name: str) -> Club | None:
     return club
 
 
-PLAYER_FIELDS = ("first_name", "last_name", "club_id", "birth_date", "birth_year")
+PLAYER_FIELDS = ("first_name", "last_name", "club_id", "birth_date", "birth_year", "gender", "member")
 
 
 def _tournaments_using(player: Player, *, besides: Tournament | None = None) -> list[Tournament]:
@@ -141,6 +141,7 @@ def registration_snapshot(reg: Registration) -> dict[str, Any]:
         "club": player.club_name, "birth_year": player.birth_year,
         "birth_date": player.birth_date.isoformat() if player.birth_date else None,
         "withdrawn_after_round": reg.withdrawn_after_round,
+        "gender": player.gender, "member": player.member,
     }
 
 
@@ -206,8 +207,11 @@ def players_import(
 @transaction.atomic
 def registration_update(
     *, registration: Registration, user, first_name: str, last_name: str, club_name: str = "",
-    birth_date: date | None = None, birth_year: int | None = None,
+    birth_date: date | None = None, birth_year: int | None = None, gender: str | None = None,
+    member: bool | None = None,
 ) -> Registration:
+    """Change the player's record (see the rule for shared records above); `gender` and `member` (the
+    categories) stay as they are when None."""
     registration = (
         Registration.objects.select_for_update(of=("self",)).select_related("player__club", "tournament")
         .get(pk=registration.pk)
@@ -219,6 +223,10 @@ def registration_update(
         "club_id": club.pk if club else None, "birth_date": birth_date,
         "birth_year": birth_year or (birth_date.year if birth_date else None),
     }
+    if gender is not None:
+        values["gender"] = gender
+    if member is not None:
+        values["member"] = member
     player, copied = _player_change(
         registration.player, tournament=registration.tournament, user=user, values=values
     )
@@ -291,3 +299,41 @@ def registration_readmit(*, registration: Registration, user) -> Registration:
         registration, user=user, status=Registration.Status.CHECKED_IN, action=AuditAction.READMIT,
         allowed_from=[Registration.Status.WITHDRAWN],
     )
+
+
+@transaction.atomic
+def player_merge(*, tournament: Tournament, user, keep: Player, duplicate: Player) -> Player:
+    """Two records of the same person (two spellings): the duplicate's registrations move to `keep`,
+    missing data is taken over, the duplicate is deleted; an audit entry in every tournament affected
+    (and in the one the merge was made from)."""
+    if keep.pk == duplicate.pk:
+        raise ValidationError(_("Choose two different players."), code="same_player")
+    locked = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[keep.pk, duplicate.pk])}
+    if len(locked) != 2:
+        raise ValidationError(_("That player no longer exists."), code="player_gone")
+    keep, duplicate = locked[keep.pk], locked[duplicate.pk]
+    moving = list(duplicate.registrations.select_related("tournament"))
+    kept_in = set(keep.registrations.values_list("tournament_id", flat=True))
+    both = [reg.tournament for reg in moving if reg.tournament_id in kept_in]
+    if both:
+        raise ValidationError(
+            _("Both are registered in %(tournament)s: they cannot be the same person.")
+            % {"tournament": both[0].name},
+            code="both_registered",
+        )
+    before = {"keep": keep.name, "duplicate": duplicate.name, "duplicate_id": duplicate.pk}
+    for name in ("club", "birth_date", "birth_year", "gender"):
+        if not getattr(keep, name):
+            setattr(keep, name, getattr(duplicate, name))
+    keep.save()
+    Registration.objects.filter(player=duplicate).update(player=keep)
+    after = {"player": keep.name, "player_id": keep.pk, "registrations_moved": len(moving)}
+    affected = {reg.tournament_id: reg.tournament for reg in moving}
+    affected.setdefault(tournament.pk, tournament)
+    for affected_tournament in affected.values():
+        audit(
+            tournament=affected_tournament, user=user, action=AuditAction.PLAYER_MERGE, before=before,
+            after=after,
+        )
+    duplicate.delete()
+    return keep

@@ -26,8 +26,19 @@ def seating_history(tournament: Tournament, before_round: int | None = None) -> 
     ]
 
 
-def seating_players(regs: list[Registration]) -> list[SeatingPlayer]:
-    return [SeatingPlayer(id=reg.pk, club=reg.player.club_name) for reg in regs]
+def seating_players(
+    regs: list[Registration], teams: dict[int, int] | None = None, *, clubs: bool = True
+) -> list[SeatingPlayer]:
+    """The engine's players; with `teams` (registration → team), a team is what is kept apart for its
+    members, in place of their club; `clubs=False` keeps only the teams apart."""
+    teams = teams or {}
+
+    def group(reg: Registration) -> str:
+        if reg.pk in teams:
+            return f"team {teams[reg.pk]}"
+        return reg.player.club_name if clubs else ""
+
+    return [SeatingPlayer(id=reg.pk, club=group(reg)) for reg in regs]
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from ..audit.services import audit
 from ..backup import services as backup
 from ..players import selectors as player_selectors
 from ..standings.selectors import tournament_finished
+from ..teams.selectors import team_of_registration
 from . import selectors
 
 
@@ -114,12 +115,15 @@ def _next_tables(
             tournament.seating_plan = plan
             tournament.save(update_fields=["seating_plan"])
         return plan["rounds"][str(number)]
+    teams = team_of_registration(tournament) if tournament.separate_teams else {}
+    clubs = tournament.separate_clubs and number == 1
     return seating.seat_round(
-        selectors.seating_players(regs),
+        selectors.seating_players(regs, teams, clubs=clubs),
         selectors.seating_history(tournament, before_round=number),
         sizes,
         seed=seed,
-        separate_clubs=tournament.separate_clubs if number == 1 else False,
+        # Team-mates are kept apart in every round, clubs only in the first.
+        separate_clubs=clubs or bool(teams),
         preferred=tournament.table_size,
         n_rounds=tournament.rounds_total,
     )

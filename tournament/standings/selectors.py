@@ -7,6 +7,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import Prefetch, Q
+
+from engine.rankings import (
+    Category,
+    GroupRow,
+    GroupValue,
+    MemberScore,
+    PlayerFacts,
+    categories_of,
+    category_ranking,
+    group_ranking,
+)
 from engine.scoring import EndRule, ScoringFormat, is_finished
 from engine.standings import (
     DEFAULT_TIEBREAKS,
@@ -16,7 +28,7 @@ from engine.standings import (
     StandingsSettings,
     compute_standings,
 )
-from tournament.models import Registration, Round, SubmissionEntry, Tournament
+from tournament.models import Club, Registration, Round, Series, SubmissionEntry, Team, Tournament
 
 from ..players.selectors import registrations
 
@@ -97,4 +109,77 @@ def tournament_finished(
         rounds_total=tournament.rounds_total,
         totals={line.row.player_id: line.row.total for line in lines},
         threshold=tournament.threshold,
+    )
+
+
+@dataclass
+class TournamentRankings:
+    """Club, team and category rankings of one evening, from its standings."""
+
+    clubs: list[tuple[GroupRow, Club]]
+    club_best: int
+    club_value: GroupValue
+    teams: list[tuple[GroupRow, Team]]
+    categories: dict[Category, list[tuple[int, bool, StandingLine]]]
+
+
+def tournament_rankings(
+    tournament: Tournament, lines: list[StandingLine], *, best: int | None = None,
+    value: GroupValue | None = None,
+) -> TournamentRankings:
+    """At most four queries: the series (for K and the age limits), the teams and their players, and
+    the earlier evenings of the series (who is new)."""
+    from ..series.rules import age_limits
+
+    series = Series.objects.filter(pk=tournament.series_id).first() if tournament.series_id else None
+    best = best or (series.club_best if series else 3)
+    value = value or GroupValue(series.club_value if series else GroupValue.SUM)
+    higher = not ScoringFormat(tournament.scoring).lower_is_better
+    complete = [line for line in lines if line.row.complete or line.row.charged]
+    clubs = {line.player.club_id: line.player.club for line in lines if line.player.club_id}
+    club_rows = group_ranking(
+        [MemberScore(line.registration.pk, line.player.club_id, line.row.total) for line in complete
+         if line.player.club_id],
+        best=best, higher_is_better=higher, value=value,
+    )
+    team_list = list(
+        tournament.teams.prefetch_related(Prefetch("members", queryset=Registration.objects.only("pk")))
+    )
+    by_team = {team.pk: team for team in team_list}
+    totals = {line.registration.pk: line.row.total for line in lines}
+    team_rows = group_ranking(
+        [MemberScore(reg.pk, team.pk, totals[reg.pk]) for team in team_list for reg in team.members.all()
+         if reg.pk in totals],
+        best=None, higher_is_better=higher, value=GroupValue.SUM,
+    )
+    earlier = set()
+    if series is not None:
+        earlier = set(
+            Registration.objects.filter(
+                tournament__series=series, player__in=[line.player.pk for line in lines]
+            ).filter(Q(tournament__date__lt=tournament.date) | Q(tournament__date=tournament.date,
+                                                                 tournament__pk__lt=tournament.pk))
+            .values_list("player_id", flat=True)
+        )
+    limits = age_limits(series)
+    overall = [(line.registration.pk, line.row.rank) for line in lines]
+    by_reg = {line.registration.pk: line for line in lines}
+    facts = {
+        line.registration.pk: categories_of(
+            PlayerFacts(
+                player_id=line.player.pk, gender=line.player.gender, born=line.player.born,
+                member=line.player.member, newcomer=series is not None and line.player.pk not in earlier,
+            ),
+            tournament.date, limits,
+        )
+        for line in lines
+    }
+    categories = {}
+    for category in Category:
+        placed = category_ranking(overall, [pk for pk, found in facts.items() if category in found])
+        if placed:
+            categories[category] = [(row.rank, row.shared, by_reg[row.player_id]) for row in placed]
+    return TournamentRankings(
+        clubs=[(row, clubs[row.group_id]) for row in club_rows], club_best=best, club_value=value,
+        teams=[(row, by_team[row.group_id]) for row in team_rows], categories=categories,
     )

@@ -25,3 +25,23 @@ def clock_controls(context, round_):
         "request": context.get("request"),
         "csrf_token": context.get("csrf_token"),
     }
+
+
+@register.filter
+def category_label(category) -> str:
+    """A category's name, translated: 'Damen', 'Jugendliche', …"""
+    from django.utils.translation import gettext
+
+    from engine.rankings import CATEGORY_LABELS, Category
+
+    return gettext(CATEGORY_LABELS[Category(category)])
+
+
+@register.filter
+def category_prize(category) -> str:
+    """A category certificate's title: 'Beste Dame', 'Bester Jugendlicher', …"""
+    from django.utils.translation import gettext
+
+    from engine.rankings import CATEGORY_PRIZES, Category
+
+    return gettext(CATEGORY_PRIZES[Category(category)])

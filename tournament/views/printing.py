@@ -17,7 +17,7 @@ from django.views.generic import TemplateView
 
 from engine.numbers import parse_natural
 from tournament.documents import printing
-from tournament.models import Round, Tournament
+from tournament.models import Round, Series, Tournament
 from tournament.permissions import TournamentOrganizerMixin
 from tournament.rounds.selectors import seating_plan_summary
 from tournament.standings.selectors import standings
@@ -178,3 +178,71 @@ class CashReportPdfView(TournamentOrganizerMixin, View):
     def get(self, request, tournament_pk: int):
         pdf = printing.cash_report_pdf(self.tournament, request=request)
         return pdf_response(pdf, printing.file_name(self.tournament, _("cash report")))
+
+
+class SeriesPdfMixin(TournamentOrganizerMixin):
+    def series_data(self):
+        from tournament.series.selectors import series_standings
+
+        if not self.tournament.series_id:
+            return None
+        return series_standings(Series.objects.get(pk=self.tournament.series_id))
+
+
+class SeriesStandingsPdfView(SeriesPdfMixin, View):
+    """The season standings of the tournament's series, with its club ranking and categories."""
+
+    def get(self, request, tournament_pk: int):
+        data = self.series_data()
+        if data is None:
+            messages.warning(request, _("This tournament is not part of a series."))
+            return redirect("organizer:series", self.tournament.pk)
+        pdf = printing.series_standings_pdf(data, request=request)
+        return pdf_response(pdf, printing.file_name(self.tournament, data.series.name, _("season standings")))
+
+
+class SeriesCertificatesPdfView(SeriesPdfMixin, View):
+    """Season certificates: the top three (?top=N) and the best of every category."""
+
+    def get(self, request, tournament_pk: int):
+        try:
+            top = positive_int(request.GET.get("top")) or 3
+        except ValueError:
+            return HttpResponseBadRequest(_("Give the places and players as whole numbers."))
+        data = self.series_data()
+        if data is None:
+            messages.warning(request, _("This tournament is not part of a series."))
+            return redirect("organizer:series", self.tournament.pk)
+        prizes = printing.season_prizes(data, top=top)
+        if not prizes:
+            messages.warning(request, _("No certificates to print: no closed round, or nobody selected."))
+            return redirect("organizer:series", self.tournament.pk)
+        pdf = printing.prizes_pdf(self.tournament, prizes, request=request)
+        return pdf_response(pdf, printing.file_name(self.tournament, data.series.name, _("certificates")))
+
+
+class CategoryCertificatesPdfView(TournamentOrganizerMixin, View):
+    """The best of every category of this evening ("Beste Dame", "Bester Jugendlicher", …)."""
+
+    def get(self, request, tournament_pk: int):
+        from tournament.standings.selectors import tournament_rankings
+
+        _rounds, lines = standings(self.tournament)
+        prizes = printing.category_prizes(self.tournament, tournament_rankings(self.tournament, lines))
+        if not prizes:
+            messages.warning(request, _("No certificates to print: no closed round, or nobody selected."))
+            return redirect("organizer:rankings", self.tournament.pk)
+        pdf = printing.prizes_pdf(self.tournament, prizes, request=request)
+        return pdf_response(pdf, printing.file_name(self.tournament, _("category certificates")))
+
+
+class RankingsPdfView(TournamentOrganizerMixin, View):
+    """The evening's club, team and category rankings."""
+
+    def get(self, request, tournament_pk: int):
+        from tournament.standings.selectors import tournament_rankings
+
+        _rounds, lines = standings(self.tournament)
+        rankings = tournament_rankings(self.tournament, lines)
+        pdf = printing.rankings_pdf(self.tournament, rankings, request=request)
+        return pdf_response(pdf, printing.file_name(self.tournament, _("rankings")))

@@ -19,8 +19,10 @@ from django.views import View
 from engine.numbers import NumberError, parse_int
 from tournament.clock.selectors import clock_state
 from tournament.live import selectors as live
+from tournament.models import Series
 from tournament.prizes.selectors import has_prizes, prize_list
 from tournament.qr import absolute_url, qr_svg
+from tournament.series.selectors import series_standings
 from tournament.standings.charts import PROJECTOR_SIZE, chart_for_standings
 from tournament.standings.selectors import tournament_finished
 
@@ -28,13 +30,13 @@ ROWS_PER_COLUMN = 15  # also in static/css/projector.css (--rows): no inline sty
 SEATING_COLUMNS = 3
 STANDINGS_COLUMNS = 2
 TOP_PLACES = 3
-SHOW_CHOICES = ("all", "seating", "standings", "chart", "prizes")
+SHOW_CHOICES = ("all", "seating", "standings", "chart", "prizes", "series")
 DEFAULT_SECONDS, MIN_SECONDS, MAX_SECONDS = 10, 2, 120
 
 
 @dataclass
 class Slide:
-    kind: str  # "seating", "standings", "chart" or "empty"
+    kind: str  # "seating", "standings", "chart", "series" (the season standings) or "empty"
     heading: str
     columns: list[list[Any]] = field(default_factory=list)
     page: int = 1
@@ -49,8 +51,10 @@ def _columns(items: list[Any], per_column: int, columns: int) -> list[list[list[
 
 
 def build_slides(
-    *, show: str, round_, seating: list[live.SeatLine], rounds: list[int], lines: list, prizes=None
+    *, show: str, round_, seating: list[live.SeatLine], rounds: list[int], lines: list, prizes=None,
+    season=None,
 ) -> list[Slide]:
+    """`season`: the series' standings (`SeriesStandings`) when the tournament is an evening of one."""
     slides: list[Slide] = []
     if show in ("all", "seating") and seating:
         heading = _("Round %(number)s: who sits where") % {"number": round_.number}
@@ -72,6 +76,10 @@ def build_slides(
             Slide("prizes", _("Prize list"), cols, page=n, pages=len(pages))
             for n, cols in enumerate(pages, 1)
         ]
+    if show in ("all", "series") and season is not None and season.lines:
+        ranked = [line for line in season.lines if line.row.ranked]
+        pages = _columns(ranked, ROWS_PER_COLUMN, STANDINGS_COLUMNS)[:1]  # the top of the season
+        slides += [Slide("series", season.series.name, cols, page=1, pages=1) for cols in pages]
     return slides or [Slide("empty", _("Welcome!"))]
 
 
@@ -99,8 +107,12 @@ class ProjectorView(View):
         prizes = None
         if lines and has_prizes(tournament) and tournament_finished(tournament, rounds, lines):
             prizes = prize_list(tournament, lines)
+        season = None
+        if tournament.series_id and show in ("all", "series"):
+            season = series_standings(Series.objects.get(pk=tournament.series_id))
         slides = build_slides(
-            show=show, round_=round_, seating=seating, rounds=rounds, lines=lines, prizes=prizes
+            show=show, round_=round_, seating=seating, rounds=rounds, lines=lines, prizes=prizes,
+            season=season,
         )
         slide = slides[index % len(slides)]
         next_query = urlencode({"show": show, "every": every, "slide": (index + 1) % len(slides)})

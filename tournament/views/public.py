@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import Http404
 from django.shortcuts import render
 from django.urls import reverse
 from django.views import View
 
+from engine.rankings import Category
 from tournament.clock.selectors import clock_state
 from tournament.live import selectors as live
-from tournament.models import Registration, Round, Tournament
+from tournament.models import Registration, Round, Series, Tournament
+from tournament.series.selectors import series_standings
 from tournament.standings.charts import chart_for_standings
 from tournament.standings.selectors import standings
 
@@ -36,6 +39,7 @@ def page_context(tournament: Tournament, rounds: list[Round]) -> dict[str, Any]:
         "chart_svg": chart_for_standings(standing_rounds, lines),
         "lookup_url": reverse("public:seat_lookup", args=[tournament.pk]),
         "projector_url": reverse("public:projector", args=[tournament.pk]),
+        "series_url": reverse("public:series", args=[tournament.pk]) if tournament.series_id else "",
         "query": "",
         "results": [],
         "searched": False,
@@ -74,3 +78,23 @@ class SeatLookupView(View):
         if request.htmx:
             return render(request, f"{TEMPLATE}#lookup_results", {"tournament": tournament, **context})
         return render(request, TEMPLATE, {**page_context(tournament, rounds), **context})
+
+
+# Age groups come from birth data, which never reaches the public page.
+PUBLIC_CATEGORIES = (Category.WOMEN, Category.MEN, Category.NEWCOMER, Category.MEMBER, Category.GUEST)
+
+
+class PublicSeriesView(View):
+    """The season standings of the tournament's series: names, clubs and season points only."""
+
+    def get(self, request, tournament_pk: int):
+        tournament = live.tournament_for_viewer(request.user, tournament_pk)
+        if not tournament.series_id:
+            raise Http404
+        data = series_standings(Series.objects.get(pk=tournament.series_id))
+        categories = {key: rows[:10] for key, rows in data.categories.items() if key in PUBLIC_CATEGORIES}
+        return render(request, "tournament/public/series.html", {
+            "tournament": tournament, "preview": not tournament.public, "data": data,
+            "categories": categories,
+            "back_url": reverse("public:tournament", args=[tournament.pk]),
+        })

@@ -90,10 +90,11 @@ def test_delete_needs_the_name_and_keeps_players(organizer_client, tournament, p
 def test_load_demo_builds_a_consistent_tournament(organizer):
     from django.core.management import call_command
 
+    from tournament.management.commands.load_demo import DEMO_NAME
     from tournament.models import Round, Table
 
     call_command("load_demo", owner=organizer.username)
-    tournament = Tournament.objects.get()
+    tournament = Tournament.objects.get(name=DEMO_NAME)
     assert tournament.is_organizer(organizer)
     assert tournament.registrations.count() == 23
     statuses = list(tournament.rounds.order_by("number").values_list("status", flat=True))
@@ -109,7 +110,7 @@ def test_load_demo_builds_a_consistent_tournament(organizer):
     first_totals = [(line.player.name, line.row.total) for line in lines]
     Tournament.objects.all().delete()
     call_command("load_demo", owner=organizer.username)
-    _rounds, again = standings(Tournament.objects.get())
+    _rounds, again = standings(Tournament.objects.get(name=DEMO_NAME))
     assert [(line.player.name, line.row.total) for line in again] == first_totals
 
 
@@ -139,3 +140,28 @@ def test_superuser_sees_private_tournaments_on_the_home_page(client, tournament)
     admin = UserFactory(username="boss", is_superuser=True, is_staff=True)
     client.force_login(admin)
     assert tournament in client.get(reverse("home")).context["tournaments"]
+
+
+def test_load_demo_has_a_series_with_clubs_teams_and_categories(organizer):
+    from django.core.management import call_command
+
+    from engine.rankings import Category
+    from tournament.management.commands.load_demo import DEMO_NAME, SERIES_NAME
+    from tournament.models import Series
+    from tournament.series.selectors import series_standings
+    from tournament.standings.selectors import tournament_rankings
+
+    call_command("load_demo", owner=organizer.username)
+    series = Series.objects.get(name=SERIES_NAME)
+    assert series.is_organizer(organizer)
+    data = series_standings(series)
+    assert len(data.evenings) == 3 and data.evenings[-1].name == DEMO_NAME
+    assert len(data.lines) == 23 and data.lines[0].row.rank == 1
+    assert [club.name for _row, club in data.clubs][:4] and all(row.complete for row, _club in data.clubs[:4])
+    assert {Category.WOMEN, Category.MEN, Category.SENIOR, Category.GUEST} <= set(data.categories)
+    today = Tournament.objects.get(name=DEMO_NAME)
+    _rounds, lines = standings(today)
+    rankings = tournament_rankings(today, lines)
+    teams = sorted(team.name for _row, team in rankings.teams)
+    assert teams == ["Aussetzer", "Die Asse", "Farbwechsel", "Joker"]
+    assert len(rankings.categories[Category.GUEST]) == 5

@@ -12,17 +12,19 @@ from django.utils.translation import ngettext
 
 from engine.numbers import parse_natural
 from tournament.models import Player, Registration
-from tournament.players.forms import ImportForm, PlayerForm
+from tournament.players.forms import ImportForm, PlayerEditForm, PlayerForm, PlayerMergeForm
 from tournament.players.imports import ImportRow, parse_upload
 from tournament.players.selectors import (
     checkin_matches,
     club_names,
     known_players,
+    mergeable_players,
     registered_keys,
     registration_counts,
     registrations,
 )
 from tournament.players.services import (
+    player_merge,
     player_register,
     player_register_known,
     players_import,
@@ -123,7 +125,7 @@ class PlayerAddView(PlayersView):
 class PlayerEditView(OrganizerFormPage):
     template_name = "tournament/organizer/player_form.html"
     section = "players"
-    form_class = PlayerForm
+    form_class = PlayerEditForm
 
     @cached_property
     def registration(self) -> Registration:
@@ -132,9 +134,9 @@ class PlayerEditView(OrganizerFormPage):
     def get_form(self, form_class=None):
         registration = self.registration
         if self.request.method == "POST":
-            form = PlayerForm(self.request.POST)
+            form = PlayerEditForm(self.request.POST)
         else:
-            form = PlayerForm.for_player(registration.player)
+            form = PlayerEditForm.for_player(registration.player)
         form.registration = registration
         return form
 
@@ -304,3 +306,26 @@ class CheckinToggleView(CheckinView):
             context["reg"] = registration
             return self.render_partial("row", context)
         return redirect("organizer:checkin", self.tournament.pk)
+
+
+class PlayerMergeView(OrganizerFormPage):
+    """Two records of one person (two spellings) become one: their registrations move to the kept one."""
+
+    template_name = "tournament/organizer/player_merge.html"
+    section = "players"
+
+    def get_form(self, form_class=None):
+        players = mergeable_players(self.tournament, self.request.user)
+        return PlayerMergeForm(self.request.POST or None, players=players)
+
+    def form_valid(self, form):
+        try:
+            keep = player_merge(
+                tournament=self.tournament, user=self.request.user, keep=form.cleaned_data["keep"],
+                duplicate=form.cleaned_data["duplicate"],
+            )
+        except ValidationError as exc:
+            form.add_error(None, error_text(exc))
+            return self.form_invalid(form)
+        messages.success(self.request, _("Merged into %(name)s.") % {"name": keep.name})
+        return redirect("organizer:players", self.tournament.pk)

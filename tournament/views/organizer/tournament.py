@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -13,6 +14,9 @@ from django.views.generic import FormView
 from tournament.models import Round
 from tournament.players.selectors import registration_counts
 from tournament.rounds.selectors import table_counts
+from tournament.series.forms import SeriesChoiceForm
+from tournament.series.selectors import series_of_user
+from tournament.series.services import series_join
 from tournament.tournaments.forms import TournamentForm
 from tournament.tournaments.services import tournament_create, tournament_delete, tournament_update
 
@@ -23,9 +27,28 @@ class TournamentCreateView(LoginRequiredMixin, FormView):
     template_name = "tournament/organizer/tournament_create.html"
     form_class = TournamentForm
 
+    def series_form(self) -> SeriesChoiceForm:
+        return SeriesChoiceForm(
+            self.request.POST or None, queryset=series_of_user(self.request.user), prefix="series"
+        )
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        choice = self.series_form()
+        context["series_form"] = choice if choice.fields["series"].queryset.exists() else None
+        return context
+
     def form_valid(self, form):
+        choice = self.series_form()
+        if not choice.is_valid():
+            return self.form_invalid(form)
         try:
-            tournament = tournament_create(user=self.request.user, **form.settings())
+            with transaction.atomic():
+                tournament = tournament_create(user=self.request.user, **form.settings())
+                if choice.cleaned_data["series"] is not None:
+                    series_join(
+                        tournament=tournament, user=self.request.user, series=choice.cleaned_data["series"]
+                    )
         except ValidationError as exc:
             form.add_error(None, error_text(exc))
             return self.form_invalid(form)

@@ -1,0 +1,120 @@
+"""A series of two evenings in a real browser: the organizer creates the series on the first evening,
+adds the second, and reads the season, club and category rankings and their PDFs.
+
+The evenings are played through the services (seat, publish, open, enter, confirm, close: the same
+path as the desk; typing results in the browser is covered by test_tournament_flow.py).
+"""
+
+import datetime
+import io
+
+import pytest
+from playwright.sync_api import expect
+from pypdf import PdfReader
+
+from tests.factories import (
+    ClubFactory,
+    PlayerFactory,
+    RegistrationFactory,
+    TournamentFactory,
+    UserFactory,
+    play_round,
+)
+from tournament.models import Registration
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+]
+
+
+@pytest.fixture
+def page(live_server, browser):
+    page = browser.new_context(locale="en-GB", viewport={"width": 1366, "height": 900}).new_page()
+    page.set_default_timeout(30000)
+    return page
+
+
+def two_evenings(user):
+    red, blue = ClubFactory(name="Rot"), ClubFactory(name="Blau")
+    people = [
+        PlayerFactory(first_name=name, last_name="Spieler", club=club, gender=gender, birth_year=year)
+        for name, club, gender, year in [
+            ("Anna", red, "f", 2011), ("Ben", red, "m", 1990), ("Cem", red, "", 1950),
+            ("Dora", red, "f", 1980), ("Emil", blue, "m", 1985), ("Fee", blue, "f", 1992),
+            ("Gus", blue, "m", 1940), ("Hedi", blue, "f", 1970),
+        ]
+    ]
+    evenings = []
+    for index in range(2):
+        evening = TournamentFactory(
+            organizers=[user], name=f"Abend {index + 1}", rounds_total=2,
+            date=datetime.date(2026, 1, 10) + datetime.timedelta(days=28 * index),
+        )
+        for number, player in enumerate(people, start=1):
+            RegistrationFactory(tournament=evening, player=player, start_number=number,
+                                status=Registration.Status.CHECKED_IN)
+        for seed in (1, 2):
+            play_round(evening, user, seed=seed + index)
+        evenings.append(evening)
+    return evenings
+
+
+def pdf_text(page, url: str) -> str:
+    response = page.request.get(url)
+    assert response.ok and response.headers["content-type"] == "application/pdf"
+    return " ".join(p.extract_text() for p in PdfReader(io.BytesIO(response.body())).pages)
+
+
+def test_series_of_two_evenings(live_server, page):
+    user = UserFactory(username="orga", password="secret-pass-123")
+    first, second = two_evenings(user)
+    base = live_server.url
+    page.goto(f"{base}/{first.pk}/series/")
+    page.fill("input[name=username]", "orga")
+    page.fill("input[name=password]", "secret-pass-123")
+    page.click("form.stacked button[type=submit]")
+
+    # Create the series on the first evening: best 1 of 2, clubs by their best 2 players.
+    expect(page.locator("h2").first).to_contain_text("New series")
+    page.fill("#id_name", "Jahreswertung 2026")
+    page.fill("#id_best_of", "1")
+    page.fill("#id_club_best", "2")
+    page.click("button:has-text('Create series')")
+    expect(page).to_have_title("Jahreswertung 2026 · Abend 1")
+    expect(page.locator(".messages, .message").first).to_contain_text("Series created")
+
+    # The second evening joins it.
+    page.goto(f"{base}/{second.pk}/series/")
+    page.select_option("#id_series", label="Jahreswertung 2026")
+    page.click("button:has-text('Add')")
+    expect(page.locator("#series-rule")).to_contain_text("The best 1 of 2 evenings count.")
+    expect(page.locator("#series-rule")).to_contain_text("as many points as there were players")
+
+    # Season standings: eight players, each with two evenings, one counted (the other in brackets).
+    rows = page.locator("#season-table tbody tr")
+    expect(rows).to_have_count(8)
+    expect(rows.first.locator("td.rank")).to_have_text("1.")
+    expect(rows.first.locator("td").nth(3)).not_to_have_text("\u2013")
+    assert page.locator("#season-table tbody td:has-text('(')").count() >= 1
+    expect(page.locator("table.clubs tbody tr")).to_have_count(2)
+    expect(page.locator("#category-women tbody tr")).to_have_count(4)
+    expect(page.locator("#category-junior tbody tr")).to_have_count(1)
+    expect(page.locator("#category-junior")).to_contain_text("Anna")
+    expect(page.locator("#category-senior tbody tr")).to_have_count(2)
+
+    # The PDFs.
+    standings = pdf_text(page, f"{base}/print/{second.pk}/series-standings.pdf")
+    assert "Season standings" in standings and "Club ranking" in standings and "Juniors" in standings
+    assert "Anna Spieler" in standings and "Rot" in standings and "Blau" in standings
+    certificates = pdf_text(page, f"{base}/print/{second.pk}/series-certificates.pdf")
+    assert "Season ranking" in certificates and "Best woman" in certificates and "Best junior" in certificates
+
+    # The evening's own club and category rankings, and their certificates.
+    page.click("nav.subnav >> text=Clubs, teams, categories")
+    expect(page.locator("#club-ranking tbody tr")).to_have_count(2)
+    page.fill("#id_best", "4")
+    page.click("button:has-text('Show')")
+    expect(page.locator("#club-ranking")).to_contain_text("4")
+    evening = pdf_text(page, f"{base}/print/{second.pk}/category-certificates.pdf")
+    assert "Best senior" in evening and "Best junior" in evening

@@ -1,0 +1,176 @@
+"""Season ranking: every rule alone and combined, bad settings, order independence, shared places,
+monotonicity and best-N."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.series import (
+    EveningResult,
+    SeasonPoints,
+    SeasonRule,
+    evening_points,
+    places_of,
+    rule_problems,
+    season_ranking,
+)
+
+E = EveningResult
+
+
+def ranking(rows):
+    return [(r.player_id, r.rank, r.score) for r in rows]
+
+
+def test_points_by_field_best_of():
+    # 3 evenings, 4 players each; best 2 of 3 count.
+    results = [
+        E(1, 1, 1, 10, 4), E(2, 1, 2, 20, 4), E(3, 1, 3, 30, 4), E(4, 1, 4, 40, 4),
+        E(1, 2, 4, 50, 4), E(2, 2, 1, 5, 4), E(3, 2, 2, 10, 4), E(4, 2, 3, 20, 4),
+        E(1, 3, 1, 0, 4), E(2, 3, 3, 30, 4), E(3, 3, 2, 10, 4), E(4, 3, 4, 60, 4),
+    ]  # fmt: skip
+    rows = season_ranking(results, [1, 2, 3], SeasonRule(best_of=2))
+    # 1: 4,1,4 → 8; 2: 3,4,2 → 7; 3: 2,3,3 → 6; 4: 1,2,1 → 3
+    assert ranking(rows) == [(1, 1, 8), (2, 2, 7), (3, 3, 6), (4, 4, 3)]
+    assert rows[0].counted == (1, 3) and rows[0].points == {1: 4, 2: 1, 3: 4}
+    assert rows[0].wins == 2
+
+
+def test_points_table_and_places_beyond_it():
+    rule = SeasonRule(points=SeasonPoints.BY_TABLE, table=(25, 20, 16))
+    assert evening_points(E(1, 1, 1, 0, 9), rule) == 25
+    assert evening_points(E(1, 1, 3, 0, 9), rule) == 16
+    assert evening_points(E(1, 1, 4, 0, 9), rule) == 0
+
+
+def test_minus_points_sum_and_fewer_evenings_rank_after():
+    results = [E(1, 1, 1, 30, 3), E(1, 2, 2, 40, 3), E(2, 1, 2, 50, 3), E(2, 2, 1, 10, 3), E(3, 1, 3, 5, 3)]
+    rows = season_ranking(results, [1, 2], SeasonRule(points=SeasonPoints.MINUS_POINTS))
+    assert ranking(rows) == [(2, 1, 60), (1, 2, 70), (3, 3, 5)]
+
+
+def test_minimum_evenings_and_members_only():
+    results = [E(1, 1, 1, 0, 3), E(2, 1, 2, 0, 3), E(2, 2, 1, 0, 3), E(3, 1, 3, 0, 3), E(3, 2, 2, 0, 3)]
+    rows = season_ranking(results, [1, 2], SeasonRule(min_evenings=2, members_only=True), members=[1, 2])
+    expected = [(2, 1, True), (1, None, False), (3, None, False)]
+    assert [(r.player_id, r.rank, r.ranked) for r in rows] == expected
+
+
+def test_bonus_and_deduction_in_both_directions():
+    results = [E(1, 1, 1, 10, 2), E(2, 1, 2, 20, 2), E(2, 2, 1, 5, 2), E(1, 3, 1, 0, 2), E(2, 3, 2, 9, 2)]
+    rule = SeasonRule(attendance_bonus=3, miss_deduction=5, free_misses=0)
+    rows = {r.player_id: r for r in season_ranking(results, [1, 2, 3], rule)}
+    # 1: 2+2 (two evenings) +6 bonus -5 (one missed) = 5; 2: 1+2+1 +9 = 13
+    assert (rows[1].score, rows[1].bonus, rows[1].deduction) == (5, 6, 5)
+    assert (rows[2].score, rows[2].bonus, rows[2].deduction) == (13, 9, 0)
+    minus = SeasonRule(points=SeasonPoints.MINUS_POINTS, attendance_bonus=3, miss_deduction=5, free_misses=1)
+    rows = {r.player_id: r for r in season_ranking(results, [1, 2, 3], minus)}
+    assert rows[1].score == 10 + 0 - 6 + 0  # one miss is free
+    assert rows[2].score == 20 + 5 + 9 - 9
+
+
+def test_all_options_combined():
+    results = [E(p, e, ((p + e) % 4) + 1, p * e, 4) for p in range(1, 5) for e in range(1, 9)]
+    rule = SeasonRule(
+        points=SeasonPoints.BY_TABLE, table=(25, 20, 16, 13), best_of=5, min_evenings=3,
+        attendance_bonus=1, free_misses=2, miss_deduction=4, members_only=True,
+        tiebreaks=("attended", "wins", "best_evening"),
+    )
+    rows = season_ranking(results, list(range(1, 9)), rule, members=[1, 2, 3])
+    assert [r.player_id for r in rows if not r.ranked] == [4]
+    for row in rows:
+        assert len(row.counted) == 5 and row.bonus == 8 and row.deduction == 0
+        assert row.score == sum(sorted(row.points.values(), reverse=True)[:5]) + 8
+
+
+def test_ties_share_a_place_and_tiebreaks_decide():
+    results = [E(1, 1, 1, 0, 2), E(2, 1, 2, 0, 2), E(2, 2, 1, 0, 2), E(1, 2, 2, 0, 2)]
+    rows = season_ranking(results, [1, 2], SeasonRule(tiebreaks=()))
+    assert [(r.rank, r.shared) for r in rows] == [(1, True), (1, True)]
+
+
+@pytest.mark.parametrize(
+    "rule,code",
+    [
+        (SeasonRule(points=SeasonPoints.BY_TABLE), "points_table_missing"),
+        (SeasonRule(points=SeasonPoints.BY_TABLE, table=(10, 12)), "points_table_order"),
+        (SeasonRule(points=SeasonPoints.BY_TABLE, table=(10, -1)), "points_table_negative"),
+        (SeasonRule(best_of=0), "best_of_range"),
+        (SeasonRule(best_of=3, min_evenings=4), "min_above_best"),
+        (SeasonRule(attendance_bonus=-1), "negative_setting"),
+        (SeasonRule(tiebreaks=("coin",)), "unknown_tiebreak"),
+    ],
+)
+def test_bad_rules_are_refused_with_a_code(rule, code):
+    assert [p.code for p in rule_problems(rule)] == [code]
+    with pytest.raises(ValueError, match=code):
+        season_ranking([], [1], rule)
+
+
+def test_places_of_shares_equal_totals():
+    assert places_of({1: 10, 2: 5, 3: 10}, lower_is_better=True) == {2: 1, 1: 2, 3: 2}
+
+
+rules = st.builds(
+    SeasonRule,
+    points=st.sampled_from([SeasonPoints.BY_FIELD, SeasonPoints.MINUS_POINTS]),
+    best_of=st.one_of(st.none(), st.integers(1, 4)),
+    attendance_bonus=st.integers(0, 3),
+    miss_deduction=st.integers(0, 3),
+    free_misses=st.integers(0, 2),
+)
+
+
+@st.composite
+def seasons(draw):
+    evenings = draw(st.integers(1, 5))
+    players = draw(st.integers(1, 7))
+    results = []
+    for evening in range(1, evenings + 1):
+        present = draw(st.lists(st.integers(1, players), unique=True, min_size=1))
+        totals = {pid: draw(st.integers(0, 200)) for pid in present}
+        places = places_of(totals, lower_is_better=True)
+        results += [E(pid, evening, places[pid], totals[pid], len(present)) for pid in present]
+    return results, list(range(1, evenings + 1))
+
+
+@given(seasons(), rules, st.randoms())
+def test_order_of_inputs_does_not_matter(season, rule, rnd):
+    results, evenings = season
+    shuffled = list(results)
+    rnd.shuffle(shuffled)
+    assert season_ranking(results, evenings, rule) == season_ranking(shuffled, evenings[::-1], rule)
+
+
+@given(seasons(), rules)
+def test_ranks_share_and_ascend(season, rule):
+    rows = season_ranking(*season, rule)
+    ranks = [r.rank for r in rows]
+    assert ranks == sorted(ranks) and (not ranks or ranks[0] == 1)
+    for index, row in enumerate(rows):
+        assert row.shared == any(o.rank == row.rank for o in rows if o is not row)
+        assert row.rank in (index + 1, rows[index - 1].rank)
+
+
+@given(seasons(), rules, st.data())
+def test_a_better_evening_never_lowers_a_rank(season, rule, data):
+    results, evenings = season
+    index = data.draw(st.integers(0, len(results) - 1))
+    old = results[index]
+    better_place = data.draw(st.integers(1, old.place))
+    better_total = data.draw(st.integers(0, old.total))
+    improved = list(results)
+    improved[index] = E(old.player_id, old.evening, better_place, better_total, old.field_size)
+    before = {r.player_id: r.rank for r in season_ranking(results, evenings, rule)}
+    after = {r.player_id: r.rank for r in season_ranking(improved, evenings, rule)}
+    assert after[old.player_id] <= before[old.player_id]
+
+
+@given(seasons(), st.integers(1, 5))
+def test_best_n_picks_the_best_n(season, best):
+    results, evenings = season
+    for row in season_ranking(results, evenings, SeasonRule(best_of=best)):
+        values = sorted(row.points.values(), reverse=True)
+        assert len(row.counted) == min(best, len(values))
+        assert row.score == sum(values[:best])
+        assert sorted((row.points[e] for e in row.counted), reverse=True) == values[: len(row.counted)]

@@ -1,0 +1,51 @@
+"""The series on the public page and the projector: names, clubs and season points; no age groups."""
+
+import datetime
+
+import pytest
+
+from tests.factories import PlayerFactory, SeriesFactory, played_evening
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def evening():
+    series = SeriesFactory(name="Jahreswertung 2026")
+    people = [
+        PlayerFactory(first_name="Anna", gender="f", birth_year=1950),
+        PlayerFactory(first_name="Ben", gender="m", birth_year=1990),
+        PlayerFactory(first_name="Cem", birth_year=1990),
+    ]
+    tournament = played_evening(series=series, players=people, date=datetime.date(2026, 3, 1),
+                                scores=dict(zip(people, [1, 2, 3], strict=True)))
+    tournament.public = True
+    tournament.save()
+    return tournament
+
+
+def test_public_series_page(client, evening):
+    page = client.get(f"/p/{evening.pk}/series/")
+    text = page.content.decode()
+    assert page.status_code == 200 and "Jahreswertung 2026" in text and "Anna" in text
+    assert "Women" in text and "Seniors" not in text and "1950" not in text
+    assert f'href="/p/{evening.pk}/series/"' in client.get(f"/p/{evening.pk}/").content.decode()
+
+
+def test_public_series_page_needs_a_series_and_the_page_switched_on(client, evening):
+    evening.series = None
+    evening.save()
+    assert client.get(f"/p/{evening.pk}/series/").status_code == 404
+    evening.public = False
+    evening.save()
+    assert client.get(f"/p/{evening.pk}/series/").status_code == 404
+
+
+def test_projector_shows_the_season(client, evening):
+    page = client.get(f"/p/{evening.pk}/projector/?show=series")
+    assert page.context["slide"].kind == "series"
+    assert [line.player.first_name for line in page.context["slide"].columns[0]] == ["Anna", "Ben", "Cem"]
+    kinds = []
+    for index in range(4):
+        kinds.append(client.get(f"/p/{evening.pk}/projector/?slide={index}").context["slide"].kind)
+    assert "series" in kinds and "standings" in kinds

@@ -1,0 +1,168 @@
+"""Series: create, join, change the rule (refusals with codes), the season standings end to end, the
+rule in words, and the query count of a big series."""
+
+import datetime
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from engine.rankings import Category
+from tests.factories import (
+    ClubFactory,
+    PlayerFactory,
+    SeriesFactory,
+    TournamentFactory,
+    UserFactory,
+    played_evening,
+)
+from tournament.audit.actions import AuditAction
+from tournament.models import AuditEntry, Series
+from tournament.series.rules import describe_rule, season_rule
+from tournament.series.selectors import series_standings
+from tournament.series.services import series_create, series_join, series_leave, series_update
+
+pytestmark = pytest.mark.django_db
+
+DAY = datetime.date(2026, 1, 10)
+
+
+def evenings(series, players, count, **kwargs):
+    return [
+        played_evening(series=series, players=players, date=DAY + datetime.timedelta(days=28 * i), **kwargs)
+        for i in range(count)
+    ]
+
+
+def test_create_join_leave_with_audit_entries():
+    user = UserFactory()
+    first, second = TournamentFactory(organizers=[user]), TournamentFactory(organizers=[user])
+    series = series_create(tournament=first, user=user, name="  Jahreswertung  2026 ", best_of=5)
+    first.refresh_from_db()
+    assert first.series == series and series.name == "Jahreswertung 2026" and series.is_organizer(user)
+    series_join(tournament=second, user=user, series=series)
+    assert list(series.tournaments.order_by("pk")) == [first, second]
+    with pytest.raises(ValidationError) as refused:
+        series_join(tournament=second, user=user, series=series)
+    assert refused.value.code == "already_in_series"
+    series_leave(tournament=second, user=user)
+    second.refresh_from_db()
+    assert second.series is None
+    actions = list(AuditEntry.objects.order_by("id").values_list("tournament_id", "action"))
+    assert actions == [
+        (first.pk, AuditAction.SERIES_CREATE), (second.pk, AuditAction.SERIES_JOIN),
+        (second.pk, AuditAction.SERIES_LEAVE),
+    ]
+
+
+def test_only_series_organizers_add_evenings():
+    owner, other = UserFactory(), UserFactory()
+    series = SeriesFactory(organizers=[owner])
+    with pytest.raises(ValidationError) as refused:
+        series_join(tournament=TournamentFactory(organizers=[other]), user=other, series=series)
+    assert refused.value.code == "not_series_organizer"
+
+
+@pytest.mark.parametrize(
+    "changes,code",
+    [
+        ({"points": "table", "points_table": []}, "points_table_missing"),
+        ({"points": "table", "points_table": [10, 20]}, "points_table_order"),
+        ({"best_of": 3, "min_evenings": 4}, "min_above_best"),
+        ({"tiebreaks": ["coin"]}, "unknown_tiebreak"),
+        ({"junior_under": 0}, "junior_limit_range"),
+    ],
+)
+def test_bad_rule_settings_are_refused_with_a_code(changes, code):
+    user = UserFactory()
+    tournament = TournamentFactory(organizers=[user])
+    series = SeriesFactory(organizers=[user])
+    with pytest.raises(ValidationError) as refused:
+        series_update(series=series, tournament=tournament, user=user, changes=changes)
+    assert refused.value.code == code
+    assert not AuditEntry.objects.exists()
+
+
+def test_rule_in_plain_words():
+    series = Series(
+        best_of=5, points="table", points_table=[25, 20, 16, 13], min_evenings=3, attendance_bonus=2,
+        free_misses=2, miss_deduction=5, members_only=True, tiebreaks=["wins", "best_evening"],
+    )
+    assert describe_rule(season_rule(series), evenings=8) == [
+        "The best 5 of 8 evenings count.",
+        "Points by place: 25-20-16-13; every further place 0.",
+        "Ranked is who played at least 3 evenings.",
+        "Every evening played brings 2 bonus points.",
+        "Every missed evening beyond 2 costs 5 points.",
+        "Only members are ranked; guests are listed after them.",
+        "On equal points: Evenings won, Best evening.",
+    ]
+
+
+def test_rule_in_german(settings):
+    from django.utils import translation
+
+    with translation.override("de"):
+        text = describe_rule(season_rule(Series(best_of=5)), evenings=8)
+    assert text[0] == "Es zählen die besten 5 von 8 Abenden."
+
+
+def test_season_club_and_category_standings():
+    series = SeriesFactory(best_of=1, club_best=2)
+    red, blue = ClubFactory(name="Rot"), ClubFactory(name="Blau")
+    anna = PlayerFactory(first_name="Anna", club=red, gender="f", birth_date=datetime.date(2010, 5, 1))
+    ben = PlayerFactory(first_name="Ben", club=red, gender="m", birth_year=1950)
+    cem = PlayerFactory(first_name="Cem", club=blue, member=False, birth_year=1990)
+    dora = PlayerFactory(first_name="Dora", club=blue, gender="f", birth_year=1990)
+    players = [anna, ben, cem, dora]
+    played_evening(series=series, players=players, date=DAY, scores={anna: 0, ben: 10, cem: 20, dora: 30})
+    played_evening(series=series, players=[ben, cem, dora], date=DAY + datetime.timedelta(days=30),
+                   scores={ben: 0, cem: 5, dora: 1})
+    data = series_standings(series)
+    # Evening 1 (4 players): Anna 4, Ben 3, Cem 2, Dora 1. Evening 2 (3 players): Ben 3, Dora 2, Cem 1.
+    ranks = {line.player.first_name: (line.row.rank, line.row.score) for line in data.lines}
+    assert ranks == {"Anna": (1, 4), "Ben": (2, 3), "Cem": (3, 2), "Dora": (3, 2)}
+    assert [(club.name, row.value, row.rank) for row, club in data.clubs] == [("Rot", 7, 1), ("Blau", 4, 2)]
+    women = [(rank, line.player.first_name) for rank, _, line in data.categories[Category.WOMEN]]
+    assert women == [(1, "Anna"), (2, "Dora")]
+    assert [line.player for _, _, line in data.categories[Category.JUNIOR]] == [anna]
+    assert [line.player for _, _, line in data.categories[Category.SENIOR]] == [ben]
+    assert [line.player for _, _, line in data.categories[Category.GUEST]] == [cem]
+    assert Category.NEWCOMER not in data.categories
+    assert data.rule_text[0] == "The best 1 of 2 evenings count."
+
+
+def test_a_player_is_the_same_record_across_evenings():
+    series = SeriesFactory()
+    players = PlayerFactory.create_batch(4)
+    evenings(series, players, 3)
+    data = series_standings(series)
+    assert len(data.lines) == 4 and all(line.row.attended == 3 for line in data.lines)
+
+
+@pytest.mark.parametrize("count,size", [(2, 8), (4, 16)])
+def test_series_standings_take_five_queries_for_any_size(count, size, django_assert_num_queries):
+    series = SeriesFactory(best_of=3, min_evenings=1, club_best=2)
+    players = PlayerFactory.create_batch(size)
+    evenings(series, players, count)
+    series = Series.objects.get(pk=series.pk)
+    with django_assert_num_queries(5):
+        data = series_standings(series)
+    assert len(data.lines) == size and len(data.evenings) == count
+
+
+def test_twelve_evenings_of_two_hundred_players_in_five_queries(django_assert_num_queries, client):
+    """The size of the issue: 12 evenings x 200 players; the organizer's page in a fixed number too."""
+    user = UserFactory()
+    series = SeriesFactory(organizers=[user], best_of=8, min_evenings=3)
+    players = PlayerFactory.create_batch(200)
+    last = evenings(series, players, 12, rounds=1, organizers=[user])[-1]
+    series = Series.objects.get(pk=series.pk)
+    with django_assert_num_queries(5):
+        data = series_standings(series)
+    assert len(data.lines) == 200 and all(line.row.attended == 12 for line in data.lines)
+    assert all(len(line.row.counted) == 8 for line in data.lines)
+    client.force_login(user)
+    # session, user, tournament, organizer check, series, the five of the standings, series organizer
+    with django_assert_num_queries(11):
+        page = client.get(f"/{last.pk}/series/")
+    assert page.status_code == 200 and len(page.context["table"].page.object_list) == 50

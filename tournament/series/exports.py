@@ -1,0 +1,60 @@
+"""The season standings, the club ranking and every category as lists of lines for CSV and XLSX
+(written by `tournament.standings.exports`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from engine.rankings import CATEGORY_LABELS
+
+from .selectors import SeriesStandings
+from .tables import MISSING, season_rows
+
+
+def place(rank: int | None) -> str:
+    return f"{rank}." if rank is not None else MISSING
+
+
+def season_lines(data: SeriesStandings) -> list[list[Any]]:
+    header = [_("Place"), _("Name"), _("Club"), *(f"{e.date:%d.%m.%Y}" for e in data.evenings),
+              _("Evenings"), _("Season")]
+    lines: list[list[Any]] = [header]
+    for row in season_rows(data):
+        cells = []
+        for evening in data.evenings:
+            value = row[f"e{evening.pk}"]
+            cells.append(None if value is None else value if evening.pk in row["counted"] else f"({value})")
+        lines.append([place(row["rank"]), row["name"], row["club"], *cells, row["attended"], row["score"]])
+    return lines
+
+
+def club_lines(data: SeriesStandings) -> list[list[Any]]:
+    lines: list[list[Any]] = [[_("Place"), _("Club"), _("Players"), _("Season")]]
+    for row, club in data.clubs:
+        lines.append([place(row.rank), club.name, len(row.counted), float(round(row.value, 2))])
+    return lines
+
+
+def category_lines(data: SeriesStandings) -> list[tuple[str, list[list[Any]]]]:
+    sheets = []
+    for category, rows in data.categories.items():
+        lines: list[list[Any]] = [[_("Place"), _("Name"), _("Club"), _("Season")]]
+        lines += [
+            [place(rank), line.player.name, line.player.club_name, line.row.score] for rank, _s, line in rows
+        ]
+        sheets.append((_(CATEGORY_LABELS[category]), lines))
+    return sheets
+
+
+def all_lines(data: SeriesStandings) -> list[tuple[str, list[list[Any]]]]:
+    return [(_("Season"), season_lines(data)), (_("Clubs"), club_lines(data)), *category_lines(data)]
+
+
+def csv_lines(data: SeriesStandings) -> list[list[Any]]:
+    """One CSV: the season, then the clubs and each category under a heading line."""
+    lines = season_lines(data)
+    for name, part in all_lines(data)[1:]:
+        lines += [[], [name], *part]
+    return lines

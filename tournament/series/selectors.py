@@ -1,0 +1,157 @@
+"""Reads of a series: its evenings and the season standings, club and category rankings.
+
+The season standings of any number of evenings and players take five queries: the evenings, their
+counted rounds, the registrations, the confirmed entries, and the players with their clubs. Each evening is
+ranked by `engine.standings` with its own settings; the season by `engine.series`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import QuerySet
+
+from engine.rankings import (
+    Category,
+    GroupRow,
+    GroupValue,
+    MemberScore,
+    PlayerFacts,
+    categories_of,
+    category_ranking,
+    group_ranking,
+)
+from engine.series import EveningResult, SeasonRow, season_ranking
+from engine.standings import RoundResult, compute_standings
+from tournament.models import Club, Player, Registration, Round, Series, SubmissionEntry, Tournament
+
+from ..standings.selectors import standings_settings
+from .rules import age_limits, describe_rule, season_rule
+
+
+def series_of_user(user) -> QuerySet[Series]:
+    """The series a user may add evenings to."""
+    if user.is_superuser:
+        return Series.objects.all()
+    return Series.objects.filter(organizers=user)
+
+
+@dataclass(frozen=True)
+class SeasonLine:
+    row: SeasonRow
+    player: Player
+    categories: frozenset[Category]
+
+    @property
+    def evening_cells(self):
+        return self.row.points
+
+
+@dataclass
+class SeriesStandings:
+    series: Series
+    evenings: list[Tournament]
+    lines: list[SeasonLine]
+    clubs: list[tuple[GroupRow, Club]]
+    categories: dict[Category, list[tuple[int, bool, SeasonLine]]] = field(default_factory=dict)
+    rule_text: list[str] = field(default_factory=list)
+
+    @property
+    def evening_numbers(self) -> list[int]:
+        return [evening.pk for evening in self.evenings]
+
+
+def evening_results(evenings: list[Tournament]) -> tuple[list[EveningResult], dict[int, int]]:
+    """Every player's place and total on each evening, from the confirmed results of its closed rounds
+    (three queries for all evenings together), and registration id → player id."""
+    by_pk = {evening.pk: evening for evening in evenings}
+    rounds: dict[int, list[int]] = {pk: [] for pk in by_pk}
+    for tournament_id, number in Round.objects.filter(
+        tournament__in=evenings, status=Round.Status.CLOSED
+    ).values_list("tournament_id", "number"):
+        rounds[tournament_id].append(number)
+    # Registration → player as plain ids; each player's record is read once (not once per evening).
+    regs = dict(Registration.objects.filter(tournament__in=evenings).values_list("pk", "player_id"))
+    per_evening: dict[int, list[RoundResult]] = {pk: [] for pk in by_pk}
+    for tournament_id, reg_id, number, score, went_out in SubmissionEntry.objects.filter(
+        submission__confirmed=True,
+        submission__table__round__tournament__in=evenings,
+        submission__table__round__status=Round.Status.CLOSED,
+    ).values_list(
+        "registration__tournament_id", "registration_id", "submission__table__round__number",
+        "score", "went_out",
+    ):
+        per_evening[tournament_id].append(RoundResult(reg_id, number, score, went_out))
+    results = []
+    for pk, evening in by_pk.items():
+        entries = per_evening[pk]
+        players = sorted({entry.player_id for entry in entries})
+        rows = compute_standings(players, entries, rounds[pk], standings_settings(evening))
+        results += [
+            EveningResult(
+                player_id=regs[row.player_id], evening=pk, place=row.rank, total=row.total,
+                field_size=len(rows),
+            )
+            for row in rows
+        ]
+    return results, regs
+
+
+def series_evenings(series: Series) -> list[Tournament]:
+    return list(series.tournaments.order_by("date", "pk"))
+
+
+def series_standings(series: Series) -> SeriesStandings:
+    """The season, club and category rankings of a series: five queries for any size (the evenings,
+    their closed rounds, the registrations, the confirmed entries, the players with their clubs)."""
+    evenings = series_evenings(series)
+    rule = season_rule(series)
+    results, _regs = evening_results(evenings) if evenings else ([], {})
+    players = {
+        player.pk: player
+        for player in Player.objects.filter(pk__in={r.player_id for r in results}).select_related("club")
+    } if results else {}
+    members = {pid for pid, player in players.items() if player.member}
+    rows = season_ranking(results, [evening.pk for evening in evenings], rule, members=members)
+    first_evening: dict[int, int] = {}
+    order = {evening.pk: index for index, evening in enumerate(evenings)}
+    for result in results:
+        known = first_evening.get(result.player_id)
+        if known is None or order[result.evening] < order[known]:
+            first_evening[result.player_id] = result.evening
+    limits = age_limits(series)
+    # Ages on the season's first evening; newcomers: joined the season after its first evening.
+    day = evenings[0].date if evenings else None
+    lines = []
+    for row in rows:
+        player = players[row.player_id]
+        facts = PlayerFacts(
+            player_id=player.pk, gender=player.gender, born=player.born, member=player.member,
+            newcomer=bool(evenings) and first_evening.get(player.pk) != evenings[0].pk,
+        )
+        lines.append(SeasonLine(row=row, player=player, categories=categories_of(facts, day, limits)))
+    standings = SeriesStandings(
+        series=series, evenings=evenings, lines=lines, clubs=[],
+        rule_text=describe_rule(rule, evenings=len(evenings)),
+    )
+    ranked = [line for line in lines if line.row.ranked]
+    clubs = {player.club_id: player.club for player in players.values() if player.club_id}
+    standings.clubs = [
+        (group, clubs[group.group_id])
+        for group in group_ranking(
+            [MemberScore(line.player.pk, line.player.club_id, line.row.score) for line in ranked
+             if line.player.club_id],
+            best=series.club_best, higher_is_better=not rule.points.lower_is_better,
+            value=GroupValue(series.club_value),
+        )
+    ]
+    by_player = {line.player.pk: line for line in ranked}
+    overall = [(line.player.pk, line.row.rank) for line in ranked]
+    for category in Category:
+        chosen = [line.player.pk for line in ranked if category in line.categories]
+        placed = category_ranking(overall, chosen)
+        if placed:
+            standings.categories[category] = [
+                (row.rank, row.shared, by_player[row.player_id]) for row in placed
+            ]
+    return standings

@@ -1,0 +1,144 @@
+"""The series of a tournament: create or join one, its ranking rule in words and as a form, the
+season standings with the club and category rankings, their exports; leave the series."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.shortcuts import redirect
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django_tables2 import RequestConfig
+
+from tournament.models import Series
+from tournament.series.exports import all_lines, csv_lines
+from tournament.series.forms import SeriesForm, SeriesJoinForm
+from tournament.series.selectors import series_of_user, series_standings
+from tournament.series.services import series_create, series_join, series_leave, series_update
+from tournament.series.tables import SeasonTable, season_rows
+from tournament.standings.exports import lines_csv, sheets_xlsx
+
+from .base import OrganizerAction, OrganizerPage, error_text
+
+SEASON_PAGE_SIZE = 50
+CATEGORY_LINES = 10  # on the page; the exports and the PDF list every player of a category
+
+
+class SeriesPageMixin:
+    def series(self) -> Series | None:
+        if not self.tournament.series_id:
+            return None
+        return Series.objects.get(pk=self.tournament.series_id)
+
+
+class SeriesView(SeriesPageMixin, OrganizerPage):
+    template_name = "tournament/organizer/series.html"
+    section = "series"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        series = self.series()
+        user = self.request.user
+        context["series"] = series
+        if series is None:
+            context["create_form"] = kwargs.get("create_form") or SeriesForm(
+                initial={"name": _("Season %(year)s") % {"year": self.tournament.date.year}}
+            )
+            context["join_form"] = SeriesJoinForm(queryset=series_of_user(user))
+            return context
+        data = series_standings(series)
+        table = SeasonTable(data, season_rows(data))
+        # 50 lines a page keep a season of 200 players quick to render; exports and PDF have all.
+        RequestConfig(self.request, paginate={"per_page": SEASON_PAGE_SIZE}).configure(table)
+        context.update(
+            data=data, table=table, may_change=series.is_organizer(user), category_lines=CATEGORY_LINES,
+            rule_form=kwargs.get("rule_form") or SeriesForm(instance=series),
+        )
+        return context
+
+
+class SeriesCreateView(OrganizerAction):
+    def post(self, request, tournament_pk: int):
+        form = SeriesForm(request.POST)
+        if form.is_valid():
+            try:
+                series_create(tournament=self.tournament, user=request.user, **form.settings())
+            except ValidationError as exc:
+                form.add_error(None, error_text(exc))
+            else:
+                messages.success(request, _("Series created: this tournament is its first evening."))
+                return redirect("organizer:series", self.tournament.pk)
+        return _page_with_errors(request, self.tournament, status=400, create_form=form)
+
+
+class SeriesJoinView(OrganizerAction):
+    def post(self, request, tournament_pk: int):
+        form = SeriesJoinForm(request.POST, queryset=series_of_user(request.user))
+        if not form.is_valid():
+            messages.error(request, _("Choose one of your series."))
+        else:
+            try:
+                series_join(tournament=self.tournament, user=request.user, series=form.cleaned_data["series"])
+                messages.success(request, _("The tournament is now an evening of the series."))
+            except ValidationError as exc:
+                self.fail(exc)
+        return redirect("organizer:series", self.tournament.pk)
+
+
+class SeriesRuleView(SeriesPageMixin, OrganizerAction):
+    def post(self, request, tournament_pk: int):
+        series = self.series()
+        if series is None:
+            messages.error(request, _("This tournament is not part of a series."))
+            return redirect("organizer:series", self.tournament.pk)
+        form = SeriesForm(request.POST, instance=Series.objects.get(pk=series.pk))
+        if form.is_valid():
+            try:
+                series_update(
+                    series=series, tournament=self.tournament, user=request.user, changes=form.settings()
+                )
+            except ValidationError as exc:
+                form.add_error(None, error_text(exc))
+            else:
+                messages.success(request, _("Ranking rule saved."))
+                return redirect("organizer:series", self.tournament.pk)
+        return _page_with_errors(request, self.tournament, status=400, rule_form=form)
+
+
+class SeriesLeaveView(OrganizerAction):
+    def post(self, request, tournament_pk: int):
+        try:
+            series_leave(tournament=self.tournament, user=request.user)
+            messages.success(request, _("The tournament no longer counts for the series."))
+        except ValidationError as exc:
+            self.fail(exc)
+        return redirect("organizer:series", self.tournament.pk)
+
+
+class SeriesExportView(SeriesPageMixin, OrganizerPage):
+    """`?format=xlsx` (one sheet per ranking) or CSV (the default, the rankings one under the other)."""
+
+    def get(self, request, *args, **kwargs):
+        series = self.series()
+        if series is None:
+            messages.error(request, _("This tournament is not part of a series."))
+            return redirect("organizer:series", self.tournament.pk)
+        data = series_standings(series)
+        base = slugify(f"{series.name}-{_('season')}") or "season"
+        if request.GET.get("format") == "xlsx":
+            response = HttpResponse(
+                sheets_xlsx(all_lines(data), title=series.name),
+                content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            )
+            response["Content-Disposition"] = f'attachment; filename="{base}.xlsx"'
+            return response
+        response = HttpResponse(lines_csv(csv_lines(data)), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{base}.csv"'
+        return response
+
+
+def _page_with_errors(request, tournament, *, status: int, **forms):
+    view = SeriesView(request=request, kwargs={"tournament_pk": tournament.pk})
+    view.tournament = tournament
+    return view.render_to_response(view.get_context_data(**forms), status=status)
