@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
+from engine.notation import localise_hand
 from engine.roles import table_roles
 from engine.validation import Issue, SeatReport, Validation
 from tournament.models import Seat, Submission, SubmissionEntry
@@ -47,8 +48,12 @@ def field_name(kind: str, registration_id: int) -> str:
 
 
 def issue_text(issue: Issue) -> str:
-    """The engine's message in the reader's language (the engine keeps English templates)."""
-    return gettext(issue.message) % issue.params
+    """The engine's message in the reader's language (the engine keeps English templates; a card it
+    names is written with the language's colour letters)."""
+    params = dict(issue.params)
+    if isinstance(params.get("card"), str):
+        params["card"] = localise_hand(params["card"], get_language())
+    return gettext(issue.message) % params
 
 
 @dataclass
@@ -130,7 +135,7 @@ class ResultForm(forms.Form):
                 if entry.went_out:
                     initial[OUTCOME_FIELD] = str(reg_id)
                 elif entry.cards:
-                    initial[field_name("cards", reg_id)] = entry.cards
+                    initial[field_name("cards", reg_id)] = localise_hand(entry.cards, get_language())
                 else:
                     initial[field_name("points", reg_id)] = str(entry.hand_points)
                     if entry.card_count is not None:
