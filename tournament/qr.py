@@ -68,5 +68,9 @@ def unreachable_address(request: HttpRequest | None) -> bool:
 
 
 def qr_svg(data: str, *, scale: int = 4, border: int = 2) -> SafeString:
-    svg = segno.make(data, error="m").svg_inline(scale=scale, border=border, dark="#000", light="#fff")
+    """The code at its natural size with a viewBox, so CSS may scale it without clipping it."""
+    code = segno.make(data, error="m")
+    width, height = code.symbol_size(scale=scale, border=border)
+    svg = code.svg_inline(scale=scale, border=border, dark="#000", light="#fff", omitsize=True)
+    svg = svg.replace("<svg ", f'<svg width="{width}" height="{height}" ', 1)
     return mark_safe(svg)  # segno's own markup, the data is encoded in the path, not inserted as text

@@ -1,10 +1,12 @@
 """The address printed and encoded for phones is never a loopback address (tournament/qr.py)."""
 
 import ipaddress
+import re
 import socket
 import subprocess
 
 import pytest
+import segno
 from django.test import RequestFactory
 from django.urls import reverse
 
@@ -119,3 +121,11 @@ def test_projector_footer_shows_the_network_address(lan, client, tournament, set
     html = client.get(reverse("public:projector", args=[tournament.pk]), HTTP_HOST="127.0.0.1:8000").content
     assert f"http://{LAN}:8000/p/{tournament.pk}/".encode() in html
     assert b"127.0.0.1" not in html
+
+
+def test_qr_svg_scales_without_clipping():
+    svg = str(qr.qr_svg("http://192.168.1.23:8000/p/1/", scale=4))
+    width, height, box = re.match(r'<svg width="(\d+)" height="(\d+)" viewBox="([\d ]+)"', svg).groups()
+    assert box == f"0 0 {width} {height}"  # drawn in its own box: CSS may size it at will
+    modules = segno.make("http://192.168.1.23:8000/p/1/", error="m").symbol_size(scale=1, border=2)[0]
+    assert width == height and int(width) == 4 * modules
