@@ -280,3 +280,20 @@ def test_validation_never_raises(rows, seated, stopped, time_limit):
     v = validate_table(TableReport(seated, seats, stopped), ReportContext(time_limit=time_limit))
     for issue in v.errors + v.warnings:
         assert issue.text()
+
+
+def test_a_lone_zero_in_the_points_marks_the_player_who_went_out():
+    v = check(S(1, points="0"), S(2, "8"), S(3, points="12"))
+    assert v.ok and not v.needs_confirmation
+    assert v.winner == 1 and warning_codes(v) == []
+    assert check(S(1, points="0", card_count="0"), S(2, "8")).winner == 1
+
+
+def test_two_zeros_in_the_points_mark_nobody():
+    v = check(S(1, points="0"), S(2, points="0"), S(3, "8"))
+    assert "no_winner" in codes(v)
+
+
+def test_a_zero_beside_a_marked_winner_is_only_a_warning():
+    v = check(S(1, went_out=True), S(2, points="0"), S(3, "8"))
+    assert v.ok and v.winner == 1 and warning_codes(v) == ["zero_points"]
