@@ -28,6 +28,7 @@ from engine.standings import TIEBREAKS
 from tournament.models import Registration, Round, Seat, Tournament
 from tournament.qr import absolute_url
 from tournament.rounds.selectors import round_tables
+from tournament.standings.charts import chart_for_standings
 from tournament.standings.selectors import (
     StandingLine,
     counted_rounds,
@@ -272,13 +273,16 @@ def standings_html(document: StandingsDocument, *, request: HttpRequest | None =
         }
         for line in document.lines
     ]
-    columns = 4 + len(document.rounds) + len(document.tiebreaks)
+    # Landscape once rounds and tie-breaks make more than 4 columns: long names keep to one line.
+    columns = len(document.rounds) + len(document.tiebreaks)
     context = {
         "tournament": document.tournament,
         "document": document,
         "rows": rows,
-        "landscape": columns > 12,
+        "landscape": columns > 4,
         "points_label": points_label(document.tournament),
+        # The chart the README promises: top places in colour, on the page after the table.
+        "chart_svg": chart_for_standings(document.rounds, document.lines),
     }
     return render_to_string("print/standings.html", context, request=request)
 

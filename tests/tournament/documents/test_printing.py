@@ -201,9 +201,12 @@ def test_standings_header_repeats_and_pages_are_numbered(tournament, settings):
     document, pdf = printing.standings_pdf(tournament)
     pages = pdf_pages(pdf)
     assert len(pages) >= 2
-    for number, page in enumerate(pages, start=1):
+    *table_pages, chart_page = pages  # the chart has the last page to itself
+    for number, page in enumerate(table_pages, start=1):
         assert "Place" in page and "Name" in page
         assert f"Page {number} of {len(pages)}" in flat(page)
+    assert "added up round by round" in chart_page
+    assert f"Page {len(pages)} of {len(pages)}" in flat(chart_page)
     assert document.final is False
     assert len(document.lines) == 60
 
