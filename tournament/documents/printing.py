@@ -180,12 +180,14 @@ def table_sheets_html(round_: Round, *, paper: str = "a4", request: HttpRequest 
     sheets = table_sheets(round_, request=request)
     per_page = 2 if paper == "a5" else 1
     pages = [sheets[i : i + per_page] for i in range(0, len(sheets), per_page)]
+    rules = rules_reminder(tournament)
     context = {
         "tournament": tournament,
         "round": round_,
         "pages": pages,
         "paper": paper,
-        "rules": rules_reminder(tournament),
+        # A5 keeps the scoring (and time limit) lines: the card cells get the room, at a readable size.
+        "rules": rules if paper == "a4" else rules[-(2 if tournament.time_limit_minutes else 1):],
         "card_values": card_value_lines(tournament.deck),
         "points_label": points_label(tournament),
         "blank_rows": range(2),

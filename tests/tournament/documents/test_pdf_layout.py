@@ -128,7 +128,7 @@ def test_standings_with_eight_rounds_fit_the_page(organizer_client, played, tmp_
     assert all(any(abs(v.y0 - f.y0) < 1 and v.page == f.page for v in vons) for f in firsts)
 
 
-@pytest.mark.parametrize("paper", ["a4"])
+@pytest.mark.parametrize("paper", ["a4", "a5"])
 def test_table_sheets_fit_the_page(organizer_client, played, tmp_path, paper):
     pdf = get_pdf(organizer_client, reverse("print:table_sheets", args=[played.pk, 8]) + f"?format={paper}")
     assert problems(pdf, tmp_path) == []
