@@ -142,3 +142,14 @@ def test_wall_list_fits_the_page(organizer_client, played, tmp_path):
 def test_certificates_fit_the_page(organizer_client, played, tmp_path):
     pdf = get_pdf(organizer_client, reverse("print:certificates", args=[played.pk]))
     assert problems(pdf, tmp_path) == []
+
+
+def test_wall_list_big_table_numbers_two_columns_title_on_every_page(organizer_client, played, tmp_path):
+    pdf = get_pdf(organizer_client, reverse("print:seating", args=[played.pk, 8]))
+    pages, found = words(pdf, tmp_path)
+    numbers = [w for w in found if w.text.isdigit() and w.y1 - w.y0 > 25]  # 24 pt digits: a 28 pt box
+    assert len(numbers) == 23
+    assert len({round(w.x0 // 100) for w in numbers}) == 2  # two columns
+    for page in range(1, len(pages)):
+        texts = [w.text for w in found if w.page == page]
+        assert "Runde" in texts and "8" in texts and "Wer" in texts
