@@ -18,8 +18,10 @@ from django.views import View
 
 from tournament.clock.selectors import clock_state
 from tournament.live import selectors as live
+from tournament.models import Round
 from tournament.qr import absolute_url, qr_svg
 from tournament.standings.charts import PROJECTOR_SIZE, chart_for_standings
+from tournament.standings.selectors import tournament_finished
 
 ROWS_PER_COLUMN = 15
 SEATING_COLUMNS = 3
@@ -46,8 +48,9 @@ def _columns(items: list[Any], per_column: int, columns: int) -> list[list[list[
 
 
 def build_slides(
-    *, show: str, round_, seating: list[live.SeatLine], rounds: list[int], lines: list
+    *, show: str, round_, seating: list[live.SeatLine], rounds: list[int], lines: list, final: bool = False
 ) -> list[Slide]:
+    """`final`: the tournament is over, the standings say so ("Final standings", not "after round 6")."""
     slides: list[Slide] = []
     if show in ("all", "seating") and seating:
         heading = _("Round %(number)s: who sits where") % {"number": round_.number}
@@ -56,13 +59,16 @@ def build_slides(
             Slide("seating", heading, columns, page=n, pages=len(pages)) for n, columns in enumerate(pages, 1)
         ]
     if show in ("all", "standings") and lines:
-        heading = _("Standings after round %(number)s") % {"number": rounds[-1]}
+        heading = _("Final standings") if final else _("Standings after round %(number)s") % {
+            "number": rounds[-1]
+        }
         pages = _columns(lines, ROWS_PER_COLUMN, STANDINGS_COLUMNS)
         slides += [
             Slide("standings", heading, cols, page=n, pages=len(pages)) for n, cols in enumerate(pages, 1)
         ]
     if show in ("all", "chart") and lines:
-        slides.append(Slide("chart", _("Standings after round %(number)s") % {"number": rounds[-1]}))
+        slides.append(Slide("chart", _("Final standings") if final else _("Standings after round %(number)s")
+                            % {"number": rounds[-1]}))
     return slides or [Slide("empty", _("Welcome!"))]
 
 
@@ -86,7 +92,14 @@ class ProjectorView(View):
         round_ = live.shown_round(tournament)
         seating = live.seating_alphabetical(round_) if show in ("all", "seating") else []
         rounds, lines = live.live_standings(tournament) if show != "seating" else ([], [])
-        slides = build_slides(show=show, round_=round_, seating=seating, rounds=rounds, lines=lines)
+        # Final only once the last round is closed (the live standings count confirmed tables earlier).
+        final = (
+            bool(lines) and round_ is not None and round_.status == Round.Status.CLOSED
+            and tournament_finished(tournament, rounds, lines)
+        )
+        slides = build_slides(
+            show=show, round_=round_, seating=seating, rounds=rounds, lines=lines, final=final
+        )
         slide = slides[index % len(slides)]
         next_query = urlencode({"show": show, "every": every, "slide": (index + 1) % len(slides)})
         public_url = absolute_url(reverse("public:tournament", args=[tournament.pk]), request)
