@@ -12,6 +12,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from tests.factories import PlayerFactory, RegistrationFactory, play_round
+from tournament.rounds.services import seating_plan_create
 
 pytestmark = pytest.mark.django_db
 
@@ -153,3 +154,9 @@ def test_wall_list_big_table_numbers_two_columns_title_on_every_page(organizer_c
     for page in range(1, len(pages)):
         texts = [w.text for w in found if w.page == page]
         assert "Runde" in texts and "8" in texts and "Wer" in texts
+
+
+def test_start_cards_fit_the_page(organizer_client, evening, organizer, tmp_path):
+    seating_plan_create(tournament=evening, user=organizer)
+    pdf = get_pdf(organizer_client, reverse("print:start_cards", args=[evening.pk]))
+    assert problems(pdf, tmp_path) == []
