@@ -53,6 +53,8 @@ def test_confirmed_result_appears_on_the_projector_within_one_refresh(live_serve
     ]
     assert [rows.nth(i).get_attribute("data-total") for i in range(4)] == ["0", "7", "23", "61"]
     assert page.evaluate("window.notReloaded") is True  # swapped by htmx, not reloaded
+    first = page.locator(".standings-list li.top-1 .rank")
+    assert first.evaluate("e => getComputedStyle(e).color") == "rgb(255, 213, 74)"  # gold, not alarm red
     # Nothing to scroll: the projector never jumps.
     assert page.evaluate("document.scrollingElement.scrollHeight <= window.innerHeight")
 
