@@ -117,3 +117,14 @@ def test_organizer_pages(live_server, browser, evening):
 
 def test_public_captain_and_login_pages(live_server, browser, evening):
     assert check_pages(browser, live_server.url, PUBLIC_PAGES, evening, log_in=False) == {}
+
+
+def test_public_page_touch_targets_are_at_least_24_px(live_server, browser, evening):
+    tournament, _round, _table = evening
+    page = browser.new_context(viewport={"width": 360, "height": 740}, locale="de-DE").new_page()
+    page.goto(live_server.url + reverse("public:tournament", args=[tournament.pk]))
+    sizes = page.evaluate("""() => [...document.querySelectorAll('button.lang, a.touch-link')]
+        .map(e => e.getBoundingClientRect())
+        .map(r => [r.width, r.height])""")
+    assert len(sizes) == 3  # DE, EN, Beamer-Ansicht
+    assert all(width >= 24 and height >= 24 for width, height in sizes), sizes
