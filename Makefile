@@ -29,6 +29,7 @@ run: $(VENV)/.installed-run
 
 test: $(VENV)/.installed-test
 	bash scripts/system-packages.sh
+	bash scripts/npm-packages.sh
 	$(PY) manage.py compilemessages --ignore=.venv -v 0
 	$(PY) -m ruff check .
 	bash scripts/test.sh

@@ -37,6 +37,16 @@ class ChartSize:
     other_width: float = 1.25
 
 
+BOLD_EM = 0.7  # the widest average advance of a bold sans-serif letter, in em
+
+
+def _shorten(label: str, text: str, fits: int) -> str:
+    if len(text) <= fits:
+        return text
+    value = text[len(label):]  # " (106)"
+    return label[: max(1, fits - len(value) - 1)].rstrip() + "\u2026" + value
+
+
 def nice_ticks(low: float, high: float, max_ticks: int = 6) -> list[float]:
     """Round-number axis ticks (steps of 1, 2 or 5 times a power of ten) covering low..high."""
     if high <= low:
@@ -111,7 +121,11 @@ def standings_chart(
     font = size.font_size
     end_texts = {label: f"{label} ({_number(_last(series[label]) or 0)})" for label in highlighted}
     longest = max((len(text) for text in end_texts.values()), default=0)
-    margin_right = max(24, min(int(size.width * 0.38), int(longest * font * 0.62) + 18))
+    margin_right = max(24, min(int(size.width * 0.38), math.ceil(longest * font * BOLD_EM) + 18))
+    # A label longer than the margin is shortened with an ellipsis (its value always stays): nothing
+    # is drawn past the canvas, which the PDF and the projector would cut off.
+    fits = max(8, int((margin_right - 18) / (font * BOLD_EM) + 1e-9))
+    end_texts = {label: _shorten(label, text, fits) for label, text in end_texts.items()}
     left, top = size.margin_left, size.margin_top
     right, bottom = size.width - margin_right, size.height - size.margin_bottom
     plot_w, plot_h = right - left, bottom - top

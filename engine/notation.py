@@ -16,8 +16,8 @@ Hand = tuple[Card, ...]
 
 COLOUR_ALIASES: dict[str, str] = {
     "r": "R", "red": "R", "rot": "R",
-    "y": "Y", "yellow": "Y", "gelb": "Y",
-    "g": "G", "green": "G", "gruen": "G",
+    "y": "Y", "yellow": "Y", "gelb": "Y", "ge": "Y",
+    "g": "G", "green": "G", "gruen": "G", "gr": "G",
     "b": "B", "blue": "B", "blau": "B",
 }  # fmt: skip
 
@@ -189,14 +189,39 @@ def sort_hand(cards: list[Card] | tuple[Card, ...], deck: Deck = CLASSIC) -> Han
     return tuple(sorted(cards, key=deck.sort_key))
 
 
-def format_card(card: Card) -> str:
-    """Short form of one card: colour letter glued to the rank code (``GRev``, ``Y+2``, ``W``)."""
-    return f"{card.colour or ''}{card.rank}"
+# Colour letters as a player reads them (docs/rules.md §6): in German "G" reads "gelb", so yellow is
+# "Ge" and green "Gr"; parse_hand reads both spellings back. Languages without an entry use the codes.
+COLOUR_LETTERS: dict[str, dict[str, str]] = {
+    "de": {"R": "R", "Y": "Ge", "G": "Gr", "B": "B"},
+}
 
 
-def format_hand(hand: Hand) -> str:
+def colour_letters(language: str | None) -> dict[str, str]:
+    """The colour letters of a language code ("de", "de-at", "en"); empty: the codes themselves."""
+    return COLOUR_LETTERS.get((language or "").split("-")[0].lower(), {})
+
+
+def format_card(card: Card, letters: dict[str, str] | None = None) -> str:
+    """Short form of one card: colour letter glued to the rank code (``GRev``, ``Y+2``, ``W``);
+    with ``letters`` (colour_letters(language)) the colour as that language writes it (``GeRev``)."""
+    colour = (letters or {}).get(card.colour, card.colour) if card.colour else ""
+    return f"{colour}{card.rank}"
+
+
+def format_hand(hand: Hand, letters: dict[str, str] | None = None) -> str:
     """Canonical short form, e.g. ``R7 GRev W +4 7``; parse_hand reads it back unchanged."""
-    return " ".join(format_card(card) for card in hand)
+    return " ".join(format_card(card, letters) for card in hand)
+
+
+def localise_hand(text: str, language: str | None, deck: Deck = CLASSIC) -> str:
+    """A stored (canonical) hand as the page's language writes it; text it cannot read stays as is."""
+    letters = colour_letters(language)
+    if not letters or not text:
+        return text
+    try:
+        return format_hand(tuple(read_cards(text, deck)), letters)
+    except NotationError:
+        return text
 
 
 def hand_value(hand: Hand, deck: Deck = CLASSIC) -> int:

@@ -239,9 +239,16 @@ class _Checker:
             self.add("several_winners", ERROR, players=players)
             return
         if not self.went_out:
+            # The sheet gives the player who went out a 0: a lone 0 in the points (nothing else in the
+            # row) marks them, as the raus mark would (docs/rules.md §7).
+            zero_points = [p for p, seat in self.seats.items() if _parse_int(seat.points)[0] == 0
+                           and not _given(seat.cards)
+                           and _parse_int(seat.card_count)[0] in (None, 0)]  # fmt: skip
             zero = [p for p, seat in self.seats.items() if _parse_int(seat.card_count)[0] == 0
                     and not _given(seat.cards) and not (_parse_int(seat.points)[0] or 0)]  # fmt: skip
-            if len(zero) == 1:
+            if len(zero_points) == 1 and len(zero) <= 1 and set(zero) <= set(zero_points):
+                self.went_out.add(zero_points[0])
+            elif len(zero) == 1:
                 self.went_out.add(zero[0])
                 self.add("winner_missing_flag", WARNING, zero[0])
             else:

@@ -65,9 +65,14 @@
     var input = player.querySelector(".cards-input");
     if (!input) { return; }
     var chosenColour = null;
-    player.addEventListener("focusin", function () { activate(page, player); });
+    // Only the cards field opens the picker: a tap on "Only points and number of cards" or on
+    // "went out" must not open it (the page would shift under the finger and the tap land on the
+    // colour row).
+    player.addEventListener("focusin", function (event) {
+      if (event.target.closest(".hand")) { activate(page, player); }
+    });
     player.addEventListener("click", function (event) {
-      if (!event.target.closest(".picker")) { activate(page, player); }
+      if (event.target.closest(".hand") && !event.target.closest(".picker")) { activate(page, player); }
     });
     player.querySelectorAll(".pick.colour").forEach(function (button) {
       button.addEventListener("click", function () {

@@ -140,3 +140,24 @@ def test_the_phone_totals_typed_names_as_the_server_reads_them(live_server, brow
     expect(summary).to_contain_text("54 points · 2 cards")
     cards.fill("rot 7, grün zieh 2, Joker")
     expect(summary).to_contain_text("77 points · 3 cards")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("locale", ["en-US", "de-DE"])
+def test_points_only_opens_with_one_tap(live_server, browser, phone_table, locale):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, locale=locale, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/t/{phone_table.token}/")
+    for name in ("Ben Berg", "Cem Cakir"):
+        row = player(page, name)
+        row.locator(".points-only summary").scroll_into_view_if_needed()
+        box = row.locator(".points-only summary").bounding_box()
+        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        expect(row.locator(".points-only")).to_have_attribute("open", "")
+        expect(row.locator(".picker")).to_be_hidden()
+        expect(row.locator(".pick.colour[aria-pressed=true]")).to_have_count(0)
+        row.locator("input[name^=points-]").fill("12")
+    # The cards field still opens the picker.
+    player(page, "Dora Dorn").locator(".cards-input").click()
+    expect(player(page, "Dora Dorn").locator(".picker")).to_be_visible()

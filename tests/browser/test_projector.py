@@ -53,6 +53,8 @@ def test_confirmed_result_appears_on_the_projector_within_one_refresh(live_serve
     ]
     assert [rows.nth(i).get_attribute("data-total") for i in range(4)] == ["0", "7", "23", "61"]
     assert page.evaluate("window.notReloaded") is True  # swapped by htmx, not reloaded
+    first = page.locator(".standings-list li.top-1 .rank")
+    assert first.evaluate("e => getComputedStyle(e).color") == "rgb(255, 213, 74)"  # gold, not alarm red
     # Nothing to scroll: the projector never jumps.
     assert page.evaluate("document.scrollingElement.scrollHeight <= window.innerHeight")
 
@@ -70,3 +72,20 @@ def test_projector_counts_the_clock_down_without_polling(live_server, page, hall
     assert page.text_content("[data-clock-time]").startswith("9:5")
     assert len(requests) == 1  # the countdown ran without asking the server
     assert page.locator(".seat-list li").count() == 4
+
+
+def test_projector_qr_code_is_drawn_whole_inside_its_box(live_server, browser, hall):
+    tournament, _organizer, _players, _round = hall
+    page = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en").new_page()
+    page.goto(f"{live_server.url}/p/{tournament.pk}/projector/?show=seating")
+    page.wait_for_selector(".stage-qr svg")
+    box = page.evaluate("""() => {
+        const svg = document.querySelector('.stage-qr svg');
+        const outer = svg.getBoundingClientRect();
+        const drawn = svg.querySelector('path.qrline').getBoundingClientRect();
+        return {outer: [outer.left, outer.top, outer.right, outer.bottom],
+                drawn: [drawn.left, drawn.top, drawn.right, drawn.bottom]};
+    }""")
+    (ol, ot, orr, ob), (dl, dt, dr, db) = box["outer"], box["drawn"]
+    assert ol <= dl and ot <= dt and dr <= orr + 0.5 and db <= ob + 0.5  # nothing drawn outside the box
+    assert orr - ol >= 88  # 12% of 768 px: at least about 3 px per module for a phone camera

@@ -66,7 +66,7 @@ def test_small_tournament_from_creation_to_standings(live_server, page):
     for table_number in (1, 2):
         expect(page.locator(".round-head h2")).to_contain_text(f"Table {table_number}")
         rows = page.locator("table.result-entry tbody tr")
-        rows.nth(0).locator("input[type=radio]").check()
+        rows.nth(0).locator("input[type=checkbox]").check()
         rows.nth(1).locator("input.cards-input").fill("R7 Rev W")
         rows.nth(2).locator("input.cards-input").press("Tab")
         page.keyboard.type("12")

@@ -91,3 +91,17 @@ def test_spread_labels_keeps_gap_and_bounds(ys):
     assert all(0 <= y <= 400 for y in placed)
     if len(ys) * 16 <= 400:
         assert all(b - a >= 16 - 1e-9 for a, b in itertools.pairwise(ordered))
+
+
+def test_long_end_labels_are_shortened_to_fit_the_canvas():
+    import re as _re
+
+    from engine.chart import BOLD_EM, ChartSize, standings_chart
+
+    size = ChartSize()
+    name = "1. Maximiliane-Friederike15 von Hohenzollern-Sigmaringen"
+    svg = standings_chart({name: [10, 30, 106]}, [name], size=size)
+    label = _re.search(r'<text class="end-label" x="([\d.]+)"[^>]*>([^<]+)</text>', svg)
+    x, text = float(label.group(1)), label.group(2)
+    assert text.endswith("\u2026 (106)")
+    assert x + len(text) * size.font_size * BOLD_EM <= size.width

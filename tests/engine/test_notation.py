@@ -135,3 +135,30 @@ def test_parser_only_raises_notation_error(text):
         assert isinstance(exc.token, str) and exc.token
     else:
         assert parse_hand(format_hand(hand)) == hand
+
+
+# --- cards in the page's language (docs/rules.md §6) ---------------------------------------------
+
+from engine.notation import colour_letters, format_card, localise_hand  # noqa: E402
+
+
+def test_german_colour_letters_do_not_read_g_as_green():
+    assert localise_hand("Y3 G+2 R7 BRev W +4 7", "de") == "Ge3 Gr+2 R7 BRev W +4 7"
+    assert format_card(Card("S", "Y"), colour_letters("de-at")) == "GeS"
+
+
+def test_english_and_unknown_text_stay_as_stored():
+    assert localise_hand("Y3 G+2", "en") == "Y3 G+2"
+    assert localise_hand("Y3 Kuh", "de") == "Y3 Kuh"
+    assert localise_hand("", "de") == ""
+
+
+@pytest.mark.parametrize(("typed", "expected"), [("Ge3", "Y3"), ("gr+2", "G+2"), ("GeRev Gr7", "YRev G7")])
+def test_the_german_letters_are_read_back(typed, expected):
+    assert format_hand(parse_hand(typed)) == expected
+
+
+@given(st.lists(st.sampled_from(sorted(set(CLASSIC.cards()), key=CLASSIC.sort_key)), max_size=12))
+def test_the_german_form_reads_back_as_the_same_hand(cards):
+    hand = sort_hand(cards)
+    assert parse_hand(localise_hand(format_hand(hand), "de")) == hand

@@ -319,3 +319,20 @@ def test_points_together_use_the_card_counts_when_all_are_known():
 def test_points_together_not_repeated_when_one_hand_alone_is_too_high():
     v = check(S(1, went_out=True), S(2, points=2000), S(3, points=600))
     assert codes(v) == ["points_too_high"]
+
+
+def test_a_lone_zero_in_the_points_marks_the_player_who_went_out():
+    v = check(S(1, points="0"), S(2, "8"), S(3, points="12"))
+    assert v.ok and not v.needs_confirmation
+    assert v.winner == 1 and warning_codes(v) == []
+    assert check(S(1, points="0", card_count="0"), S(2, "8")).winner == 1
+
+
+def test_two_zeros_in_the_points_mark_nobody():
+    v = check(S(1, points="0"), S(2, points="0"), S(3, "8"))
+    assert "no_winner" in codes(v)
+
+
+def test_a_zero_beside_a_marked_winner_is_only_a_warning():
+    v = check(S(1, went_out=True), S(2, points="0"), S(3, "8"))
+    assert v.ok and v.winner == 1 and warning_codes(v) == ["zero_points"]

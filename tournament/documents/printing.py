@@ -30,6 +30,7 @@ from tournament.models import Registration, Round, Seat, Tournament
 from tournament.prizes.selectors import PrizeList, has_prizes, prize_list
 from tournament.qr import absolute_url
 from tournament.rounds.selectors import round_tables
+from tournament.standings.charts import chart_for_standings
 from tournament.standings.selectors import (
     StandingLine,
     counted_rounds,
@@ -181,12 +182,14 @@ def table_sheets_html(round_: Round, *, paper: str = "a4", request: HttpRequest 
     sheets = table_sheets(round_, request=request)
     per_page = 2 if paper == "a5" else 1
     pages = [sheets[i : i + per_page] for i in range(0, len(sheets), per_page)]
+    rules = rules_reminder(tournament)
     context = {
         "tournament": tournament,
         "round": round_,
         "pages": pages,
         "paper": paper,
-        "rules": rules_reminder(tournament),
+        # A5 keeps the scoring (and time limit) lines: the card cells get the room, at a readable size.
+        "rules": rules if paper == "a4" else rules[-(2 if tournament.time_limit_minutes else 1):],
         "card_values": card_value_lines(tournament.deck),
         "points_label": points_label(tournament),
         "blank_rows": range(2),
@@ -276,14 +279,17 @@ def standings_html(document: StandingsDocument, *, request: HttpRequest | None =
         }
         for line in document.lines
     ]
-    columns = 4 + len(document.rounds) + len(document.tiebreaks)
+    # Landscape once rounds and tie-breaks make more than 4 columns: long names keep to one line.
+    columns = len(document.rounds) + len(document.tiebreaks)
     context = {
         "tournament": document.tournament,
         "document": document,
         "rows": rows,
-        "landscape": columns > 12,
+        "landscape": columns > 4,
         "points_label": points_label(document.tournament),
         "prizes": document.prizes,
+        # The chart the README promises: top places in colour, on the page after the table.
+        "chart_svg": chart_for_standings(document.rounds, document.lines),
     }
     return render_to_string("print/standings.html", context, request=request)
 

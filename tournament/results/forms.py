@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
+from engine.notation import localise_hand
 from engine.roles import table_roles
 from engine.validation import Issue, SeatReport, Validation
 from tournament.fields import TextField
@@ -48,8 +49,12 @@ def field_name(kind: str, registration_id: int) -> str:
 
 
 def issue_text(issue: Issue) -> str:
-    """The engine's message in the reader's language (the engine keeps English templates)."""
-    return gettext(issue.message) % issue.params
+    """The engine's message in the reader's language (the engine keeps English templates; a card it
+    names is written with the language's colour letters)."""
+    params = dict(issue.params)
+    if isinstance(params.get("card"), str):
+        params["card"] = localise_hand(params["card"], get_language())
+    return gettext(issue.message) % params
 
 
 @dataclass
@@ -92,13 +97,23 @@ class TableIssues:
     warnings: list[str] = field(default_factory=list)
 
 
+class OutcomeInput(forms.HiddenInput):
+    """Every value of `outcome` (radios on the phone, checkboxes at the desk), comma-separated."""
+
+    def value_from_datadict(self, data, files, name):
+        values = data.getlist(name) if hasattr(data, "getlist") else [data.get(name)]
+        return ",".join(str(v) for v in values if v not in (None, ""))
+
+
 class ResultForm(forms.Form):
     """A table's report; `report()` gives the keyword arguments of `results.services.result_submit`."""
 
     idempotency_key = forms.CharField(required=False, widget=forms.HiddenInput)
     # A seated player's registration id, or STOPPED_BY_TIME. Anything else means nobody went out,
-    # which the engine refuses with its own message.
-    outcome = TextField(required=False, max_length=20)
+    # which the engine refuses with its own message. The desk marks "raus" with one checkbox per row
+    # (each reachable with Tab), so several values arrive comma-separated and the engine names two
+    # winners as such.
+    outcome = TextField(required=False, max_length=200, widget=OutcomeInput)
     confirm_warnings = forms.BooleanField(required=False)
 
     def __init__(self, data=None, *, seats: Sequence[Seat], initial: dict[str, Any] | None = None) -> None:
@@ -131,7 +146,7 @@ class ResultForm(forms.Form):
                 if entry.went_out:
                     initial[OUTCOME_FIELD] = str(reg_id)
                 elif entry.cards:
-                    initial[field_name("cards", reg_id)] = entry.cards
+                    initial[field_name("cards", reg_id)] = localise_hand(entry.cards, get_language())
                 else:
                     initial[field_name("points", reg_id)] = str(entry.hand_points)
                     if entry.card_count is not None:
@@ -154,10 +169,14 @@ class ResultForm(forms.Form):
     def outcome_value(self) -> str:
         return str(self[OUTCOME_FIELD].value() or "")
 
+    @property
+    def outcome_values(self) -> set[str]:
+        return {value.strip() for value in self.outcome_value.split(",") if value.strip()}
+
     def report(self) -> dict[str, Any]:
         """The cleaned report, for `result_submit(**form.report(), ...)`."""
         data = self.cleaned_data
-        outcome = data.get(OUTCOME_FIELD) or ""
+        outcome = {value.strip() for value in (data.get(OUTCOME_FIELD) or "").split(",")}
         return {
             "seats": [
                 SeatReport(
@@ -165,11 +184,11 @@ class ResultForm(forms.Form):
                     cards=data.get(field_name("cards", seat.registration_id)) or None,
                     points=data.get(field_name("points", seat.registration_id)) or None,
                     card_count=data.get(field_name("count", seat.registration_id)) or None,
-                    went_out=outcome == str(seat.registration_id),
+                    went_out=str(seat.registration_id) in outcome,
                 )
                 for seat in self.seats
             ],
-            "stopped_by_time": outcome == STOPPED_BY_TIME,
+            "stopped_by_time": STOPPED_BY_TIME in outcome,
             "confirm_warnings": bool(data.get(CONFIRM_FIELD)),
             "idempotency_key": data[KEY_FIELD],
         }
@@ -177,7 +196,7 @@ class ResultForm(forms.Form):
     def rows(self, validation: Validation | None = None) -> tuple[list[ResultRow], TableIssues]:
         """Every seat with its messages: the form's own first, then the engine's; the rest on top."""
         roles = table_roles({seat.registration_id: seat.registration.player.born for seat in self.seats})
-        outcome = self.outcome_value
+        outcome = self.outcome_values
         errors = self.errors if self.is_bound else {}
         rows = {}
         for seat in self.seats:
@@ -187,7 +206,7 @@ class ResultForm(forms.Form):
                 cards=self[field_name("cards", reg_id)],
                 points=self[field_name("points", reg_id)],
                 count=self[field_name("count", reg_id)],
-                went_out=outcome == str(reg_id),
+                went_out=str(reg_id) in outcome,
                 deals=reg_id == roles.dealer,
                 starts=reg_id == roles.starter,
                 errors=[text for kind in ("cards", "points", "count")

@@ -172,8 +172,13 @@ def seats_by_name(round_: Round) -> QuerySet[Seat]:
 
 
 def next_table_needing_result(round_: Round, after: int) -> Table | None:
-    """The next table (by number, wrapping round) without a confirmed result."""
-    pending = list(round_.tables.exclude(status=Table.Status.CONFIRMED).order_by("number"))
+    """The next table (by number, wrapping round) whose paper sheet the desk still has to type: nothing
+    reported yet, or (with a second entry) only the captain's version. A table a captain reported is
+    reviewed and confirmed on its own page, never stored over by the desk's Enter."""
+    statuses = [Table.Status.WAITING]
+    if round_.tournament.require_second_entry:
+        statuses.append(Table.Status.REPORTED)
+    pending = list(round_.tables.filter(status__in=statuses).order_by("number"))
     later = [t for t in pending if t.number > after]
     return (later or pending or [None])[0]
 

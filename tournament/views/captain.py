@@ -15,12 +15,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.decorators import method_decorator
 from django.utils.functional import cached_property
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views import View
 from django.views.decorators.cache import never_cache
 
 from engine.cards import Card, get_deck
-from engine.notation import NotationError, format_card, format_hand, hand_value, read_cards
+from engine.notation import NotationError, colour_letters, format_card, format_hand, hand_value, read_cards
 from tournament import ratelimit
 from tournament.clock.selectors import may_report_stopped_by_time
 from tournament.models import Round, Seat, Submission, Table
@@ -251,7 +252,7 @@ class Chip:
 
     @property
     def text(self) -> str:
-        return format_card(self.card)
+        return format_card(self.card, colour_letters(get_language()))
 
     @property
     def css(self) -> str:

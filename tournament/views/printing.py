@@ -19,6 +19,7 @@ from engine.numbers import parse_natural
 from tournament.documents import printing
 from tournament.models import Round, Series, Tournament
 from tournament.permissions import TournamentOrganizerMixin
+from tournament.qr import unreachable_address
 from tournament.rounds.selectors import seating_plan_summary
 from tournament.standings.selectors import standings
 from tournament.tournaments.services import tournament_set_logo
@@ -72,6 +73,7 @@ class DocumentsView(TournamentOrganizerMixin, TemplateView):
             lines=lines,
             plan=seating_plan_summary(self.tournament),
             logo_form=kwargs.get("logo_form") or LogoForm(instance=self.tournament),
+            address_unreachable=unreachable_address(self.request),
         )
         return context
 

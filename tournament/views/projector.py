@@ -19,7 +19,7 @@ from django.views import View
 from engine.numbers import NumberError, parse_int
 from tournament.clock.selectors import clock_state
 from tournament.live import selectors as live
-from tournament.models import Series
+from tournament.models import Round, Series
 from tournament.prizes.selectors import has_prizes, prize_list
 from tournament.qr import absolute_url, qr_svg
 from tournament.series.selectors import series_standings
@@ -51,10 +51,12 @@ def _columns(items: list[Any], per_column: int, columns: int) -> list[list[list[
 
 
 def build_slides(
-    *, show: str, round_, seating: list[live.SeatLine], rounds: list[int], lines: list, prizes=None,
-    season=None,
+    *, show: str, round_, seating: list[live.SeatLine], rounds: list[int], lines: list, final: bool = False,
+    prizes=None, season=None,
 ) -> list[Slide]:
-    """`season`: the series' standings (`SeriesStandings`) when the tournament is an evening of one."""
+    """`final`: the tournament is over, the standings say so ("Final standings", not "after round 6");
+    `prizes`: the prize list once it is over; `season`: the series' standings (`SeriesStandings`) when
+    the tournament is an evening of one."""
     slides: list[Slide] = []
     if show in ("all", "seating") and seating:
         heading = _("Round %(number)s: who sits where") % {"number": round_.number}
@@ -63,13 +65,16 @@ def build_slides(
             Slide("seating", heading, columns, page=n, pages=len(pages)) for n, columns in enumerate(pages, 1)
         ]
     if show in ("all", "standings") and lines:
-        heading = _("Standings after round %(number)s") % {"number": rounds[-1]}
+        heading = _("Final standings") if final else _("Standings after round %(number)s") % {
+            "number": rounds[-1]
+        }
         pages = _columns(lines, ROWS_PER_COLUMN, STANDINGS_COLUMNS)
         slides += [
             Slide("standings", heading, cols, page=n, pages=len(pages)) for n, cols in enumerate(pages, 1)
         ]
     if show in ("all", "chart") and lines:
-        slides.append(Slide("chart", _("Standings after round %(number)s") % {"number": rounds[-1]}))
+        slides.append(Slide("chart", _("Final standings") if final else _("Standings after round %(number)s")
+                            % {"number": rounds[-1]}))
     if show in ("all", "prizes") and prizes is not None and prizes.rows:
         pages = _columns(prizes.rows, ROWS_PER_COLUMN, STANDINGS_COLUMNS)
         slides += [
@@ -104,15 +109,18 @@ class ProjectorView(View):
         round_ = live.shown_round(tournament)
         seating = live.seating_alphabetical(round_) if show in ("all", "seating") else []
         rounds, lines = live.live_standings(tournament) if show != "seating" else ([], [])
-        prizes = None
-        if lines and has_prizes(tournament) and tournament_finished(tournament, rounds, lines):
-            prizes = prize_list(tournament, lines)
+        # Final only once the last round is closed (the live standings count confirmed tables earlier).
+        final = (
+            bool(lines) and round_ is not None and round_.status == Round.Status.CLOSED
+            and tournament_finished(tournament, rounds, lines)
+        )
+        prizes = prize_list(tournament, lines) if final and has_prizes(tournament) else None
         season = None
         if tournament.series_id and show in ("all", "series"):
             season = series_standings(Series.objects.get(pk=tournament.series_id))
         slides = build_slides(
-            show=show, round_=round_, seating=seating, rounds=rounds, lines=lines, prizes=prizes,
-            season=season,
+            show=show, round_=round_, seating=seating, rounds=rounds, lines=lines, final=final,
+            prizes=prizes, season=season,
         )
         slide = slides[index % len(slides)]
         next_query = urlencode({"show": show, "every": every, "slide": (index + 1) % len(slides)})

@@ -6,9 +6,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.paginator import Paginator
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
 
+from engine.notation import localise_hand
 from engine.numbers import parse_natural
 from tournament.audit.actions import AuditAction
 from tournament.audit.selectors import audit_entries, round_numbers
@@ -80,6 +82,8 @@ def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
     if isinstance(value, dict):
         flat: dict[str, Any] = {}
         for key, item in value.items():
+            if key == "cards" and isinstance(item, str):
+                item = localise_hand(item, get_language())
             flat.update(_flatten(item, f"{prefix}{NESTING}{_label(key)}" if prefix else _label(key)))
         return flat
     if isinstance(value, list) and value and all(isinstance(i, dict) and "start_number" in i for i in value):

@@ -19,7 +19,7 @@ from django.views.generic import TemplateView
 from engine.roles import table_roles
 from tournament.models import Round, Seat, Submission, SubmissionEntry, Table
 from tournament.permissions import TournamentOrganizerMixin
-from tournament.qr import absolute_url, qr_svg
+from tournament.qr import absolute_url, qr_svg, unreachable_address
 from tournament.results.selectors import entries_signature, table_fingerprint, table_history, table_seats
 from tournament.results.services import result_confirm
 from tournament.rounds.selectors import round_fingerprint, round_tables
@@ -76,6 +76,7 @@ class RoundLinksView(RoundMixin, TemplateView):
                 links.append(TableLink(table=table, url=url, qr=qr_svg(url, scale=3)))
         context.update(
             round=round_, links=links, published=round_.status in LINK_STATUSES,
+            address_unreachable=unreachable_address(self.request),
             fingerprint=round_fingerprint(round_),
         )
         return context

@@ -36,10 +36,27 @@ class TableResultView(RoundMixin, OrganizerPage):
         return table_seats(self.table)
 
     @cached_property
+    def versions(self) -> list[Submission]:
+        return table_versions(self.table)
+
+    @cached_property
     def shown(self) -> Submission | None:
-        """The version a correction starts from: the confirmed one, else the newest."""
-        versions = table_versions(self.table)
-        return next((s for s in versions if s.confirmed), versions[0] if versions else None)
+        """The version a correction starts from: the confirmed one, else the desk's own newest. A
+        captain's unconfirmed version is never prefilled: saving it unchanged would confirm it unread."""
+        confirmed = next((s for s in self.versions if s.confirmed), None)
+        if confirmed is not None:
+            return confirmed
+        return next((s for s in self.versions if s.source == Submission.Source.ORGANIZER), None)
+
+    @cached_property
+    def unreviewed(self) -> Submission | None:
+        """The captain's newest version when it is newer than what the form shows (to review first)."""
+        captain = next((s for s in self.versions if s.source == Submission.Source.CAPTAIN), None)
+        if captain is None or captain.confirmed:
+            return None
+        if self.shown is not None and self.shown.version > captain.version:
+            return None
+        return captain
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -54,6 +71,7 @@ class TableResultView(RoundMixin, OrganizerPage):
             table_issues=table_issues,
             needs_confirmation=bool(outcome and outcome.needs_confirmation),
             shown=self.shown,
+            unreviewed=self.unreviewed,
             time_limit=bool(self.tournament.time_limit_minutes),
             other_tables=self.round.tables.order_by("number"),
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -138,10 +139,21 @@ class RoundView(RoundMixin, OrganizerPage):
             all_confirmed=bool(tables) and counts[Table.Status.CONFIRMED] == len(tables),
             live=round_.status in (Round.Status.PUBLISHED, Round.Status.OPEN),
         )
+        if round_.status == Round.Status.CLOSED and not self.partial:
+            context["next_step"] = self.next_step()
+        if round_.status == Round.Status.PUBLISHED and self.request.GET.get("sheets") in ("a4", "a5"):
+            context["download_sheets"] = self.request.GET["sheets"]
+        context["has_next_round"] = round_.number < self.tournament.rounds_total
         if round_.status == Round.Status.DRAFT and not self.partial:
             context.update(self.seating_check(tables))
             context["swap_form"] = kwargs.get("swap_form") or SwapForm(seats=self.swap_seats())
         return context
+
+    def next_step(self) -> str:
+        """After a closed round: "seat" the next one, "final" standings, or "" (a later round exists)."""
+        if self.tournament.rounds.filter(number__gt=self.round.number).exists():
+            return ""
+        return "final" if tournament_finished(self.tournament) else "seat"
 
     def swap_seats(self):
         return seats_by_name(self.round)
@@ -197,8 +209,17 @@ class RoundStatusAction(RoundMixin, OrganizerAction):
 
 
 class RoundPublishView(RoundStatusAction):
+    """With then=print the round page comes back downloading the table sheets (one click less)."""
+
     service = staticmethod(round_publish)
     done = gettext_lazy("Round %(n)s published: the seating can be printed and shown.")
+
+    def post(self, request, *args, **kwargs):
+        response = super().post(request, *args, **kwargs)
+        self.round.refresh_from_db(fields=["status"])
+        if request.POST.get("then") == "print" and self.round.status == Round.Status.PUBLISHED:
+            return redirect(f"{self.round_url()}?{urlencode({'sheets': 'a4'})}")
+        return response
 
 
 class RoundOpenView(RoundStatusAction):
@@ -207,8 +228,29 @@ class RoundOpenView(RoundStatusAction):
 
 
 class RoundCloseView(RoundStatusAction):
+    """With then=seat the next round is seated at once and its draft shown (check, swap, publish)."""
+
     service = staticmethod(round_close)
     done = gettext_lazy("Round %(n)s closed; the standings count it now.")
+
+    def post(self, request, *args, **kwargs):
+        response = super().post(request, *args, **kwargs)
+        self.round.refresh_from_db(fields=["status"])
+        if request.POST.get("then") != "seat" or self.round.status != Round.Status.CLOSED:
+            return response
+        if tournament_finished(self.tournament):
+            return response  # the round page then offers the final standings and certificates
+        try:
+            following = round_seat(tournament=self.tournament, user=request.user, seed=None)
+        except ValidationError as exc:
+            self.fail(exc)
+            return response
+        messages.success(
+            request,
+            _("Round %(n)s seated (seed %(seed)s). Check it, then publish.")
+            % {"n": following.number, "seed": following.seed},
+        )
+        return redirect("organizer:round", self.tournament.pk, following.number)
 
 
 class RoundReopenView(RoundStatusAction):

@@ -1,0 +1,58 @@
+"""Cards are shown in the page's language: typed "gelb 3" is "Ge3" in German, "Y3" in English."""
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from tests.tournament.conftest import report_data
+from tournament.models import AuditEntry
+from tournament.results.forms import ResultForm
+from tournament.results.services import result_submit
+
+pytestmark = pytest.mark.django_db
+
+
+def submit(table, hands=("", "gelb 3, grün 7", "7 7 +4", "Y0")):
+    form = ResultForm(report_data(table, hands=hands), seats=list(table.seats.order_by("position")))
+    assert form.is_valid(), form.errors
+    return result_submit(table=table, user=None, source="captain", token=table.token, **form.report())
+
+
+def test_phone_chips_follow_the_language(client, table):
+    hand_url = reverse("captain:hand", args=[table.token])
+    german = client.get(hand_url, {"cards": "gelb 3 grün 7"}, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert ">Ge3</button>" in german and ">Gr7</button>" in german
+    english = client.get(hand_url, {"cards": "gelb 3 grün 7"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert ">Y3</button>" in english and ">G7</button>" in english
+
+
+def test_stored_hands_stay_canonical(table):
+    outcome = submit(table)
+    assert sorted(e.cards for e in outcome.entries if e.cards) == ["+4 7 7", "Y0", "Y3 G7"]
+
+
+def test_table_detail_shows_cards_in_german(organizer_client, table):
+    submit(table)
+    round_ = table.round
+    url = reverse("organizer:table_detail", args=[round_.tournament_id, round_.number, table.number])
+    german = organizer_client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Ge3 Gr7" in german and "Y3 G7" not in german
+    english = organizer_client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Y3 G7" in english
+
+
+def test_audit_log_shows_cards_in_german(organizer_client, table):
+    submit(table)
+    assert AuditEntry.objects.filter(table=table).exists()
+    url = reverse("organizer:audit", args=[table.round.tournament_id])
+    german = organizer_client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Ge3 Gr7" in german and "Y3 G7" not in german
+
+
+def test_desk_correction_is_prefilled_in_german(table):
+    outcome = submit(table)
+    with translation.override("de"):
+        form = ResultForm.for_correction(
+            seats=list(table.seats.order_by("position")), submission=outcome.submission
+        )
+    assert "Ge3 Gr7" in form.initial.values()

@@ -1,0 +1,63 @@
+"""After closing a round the page's first action is the next step; the turnaround actions."""
+
+import re
+
+from django.urls import reverse
+
+from tests.factories import play_round
+from tournament.models import Round
+from tournament.rounds.services import round_seat
+
+
+def url(name, tournament, *args):
+    return reverse(f"organizer:{name}", args=[tournament.pk, *args])
+
+
+def first_action(html):
+    actions = html.split('class="actions round-actions"', 1)[1]
+    return re.search(r'class="button primary[^"]*"[^>]*>([^<]+)<', actions).group(1).strip()
+
+
+def test_closed_round_offers_seating_the_next_round_first(organizer_client, tournament, players, organizer):
+    play_round(tournament, organizer, seed=1)
+    html = organizer_client.get(url("round", tournament, 1)).content.decode()
+    assert first_action(html) == "Seat round 2"
+
+
+def test_close_and_seat_shows_the_next_draft(organizer_client, tournament, players, organizer):
+    play_round(tournament, organizer, seed=1, close=False)
+    response = organizer_client.post(url("round_close", tournament, 1), {"then": "seat"})
+    assert response["Location"] == url("round", tournament, 2)
+    assert Round.objects.get(tournament=tournament, number=1).status == Round.Status.CLOSED
+    assert Round.objects.get(tournament=tournament, number=2).status == Round.Status.DRAFT
+    page = organizer_client.get(response["Location"]).content.decode()
+    assert 'class="swap-form"' in page and first_action(page) == "Publish and print table sheets"
+
+
+def test_the_last_round_closes_to_the_final_standings(organizer_client, tournament, players, organizer):
+    tournament.rounds_total = 1
+    tournament.save()
+    play_round(tournament, organizer, seed=1, close=False)
+    response = organizer_client.post(url("round_close", tournament, 1), {"then": "seat"})
+    assert response["Location"] == url("round", tournament, 1)
+    assert not Round.objects.filter(tournament=tournament, number=2).exists()
+    html = organizer_client.get(response["Location"]).content.decode()
+    assert first_action(html) == "Final standings"
+    assert reverse("print:certificates", args=[tournament.pk]) in html
+
+
+def test_publish_and_print_downloads_the_sheets(organizer_client, tournament, players, organizer):
+    round_seat(tournament=tournament, user=organizer, seed=5)
+    response = organizer_client.post(url("round_publish", tournament, 1), {"then": "print"})
+    assert response["Location"] == url("round", tournament, 1) + "?sheets=a4"
+    html = organizer_client.get(response["Location"]).content.decode()
+    sheets = reverse("print:table_sheets", args=[tournament.pk, 1])
+    assert f'href="{sheets}?format=a4" download data-auto-download' in html
+    assert "js/auto-download.js" in html
+    assert "<script>" not in html
+
+
+def test_standings_page_has_its_pdf_button(organizer_client, tournament, players, organizer):
+    play_round(tournament, organizer, seed=1)
+    html = organizer_client.get(url("standings", tournament)).content.decode()
+    assert reverse("print:standings", args=[tournament.pk]) in html
