@@ -1,9 +1,10 @@
 """gunicorn settings for `make run` (the hall laptop) and the server behind a reverse proxy.
 
-Sized for a two-core laptop: one process per core, two threads each (measured with bench/load.py,
-docs/performance.md: with 8 threads per worker, fifty captains at once waited twice as long, the
-threads only fought over Python's GIL and SQLite's write lock). Idle keep-alive connections of phones
-on shaky Wi-Fi do not hold a thread in gunicorn's gthread worker.
+Sized for a two-core laptop: one process per core, one thread each (measured with bench/load.py,
+docs/performance.md: fifty captains at once got their answer in a p95 of 243 ms on SQLite and 334 ms
+on PostgreSQL with one thread, 816 and 518 ms with two: a second thread only fought over Python's GIL
+and SQLite's write lock). Idle keep-alive connections of phones on shaky Wi-Fi do not hold the thread
+in gunicorn's gthread worker: it waits for a request to arrive before handing it over.
 Every value can be overridden from the environment or on the command line (`-b 127.0.0.1:9000`).
 """
 
@@ -18,7 +19,7 @@ _cores = multiprocessing.cpu_count()
 bind = os.environ.get("GUNICORN_BIND", f"0.0.0.0:{os.environ.get('PORT', '8000')}")
 workers = int(os.environ.get("GUNICORN_WORKERS", max(2, min(_cores, 4))))
 worker_class = "gthread"
-threads = int(os.environ.get("GUNICORN_THREADS", "2"))
+threads = int(os.environ.get("GUNICORN_THREADS", "1"))
 # A request that runs longer than this is stuck (a PDF of all certificates takes a few seconds).
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
 graceful_timeout = 20
