@@ -1,4 +1,4 @@
-"""Seating optimiser for club UNO tournaments (docs/rules.md, Seating).
+"""Seating optimiser for club UNO tournaments (docs/rules.md §4).
 
 Pure Python, standard library only, no Django.
 
@@ -10,7 +10,7 @@ What it minimises, in this order:
    larger tables): nobody gets a second odd table before every player has had one.  Late arrivals are
    counted fairly by rounds played: the players with the lowest ``odd_tables - share * rounds_played``
    get the odd seats, where ``share`` is the fraction of odd seats in the round.  This is kept as a
-   hard constraint (docs/rules.md, Seating, states it as a rule; the targets demand a spread of at
+   hard constraint (docs/rules.md §4, states it as a rule; the targets demand a spread of at
    most 1); the search only chooses *which* of the tied players get the odd seats and may move odd
    seats between players while the rule holds in every round.  It costs no repeat when there are few
    odd seats, but it does when about half the seats are odd (e.g. 31 players filled with larger

@@ -1,4 +1,4 @@
-"""Plain data of the seating optimiser: players, rounds, the error (docs/rules.md, Seating)."""
+"""Plain data of the seating optimiser: players, rounds, the error (docs/rules.md §4)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Costs and reports: pair cost of repeated meetings, meetings, odd-table spread, lower bounds.
 
-See docs/rules.md, Seating.  A pair meeting ``m`` times costs ``(m - 1) + 10 * C(m - 1, 2)`` repeat
+See docs/rules.md §4.  A pair meeting ``m`` times costs ``(m - 1) + 10 * C(m - 1, 2)`` repeat
 units, so a third meeting costs far more than a second.
 """
 

@@ -1,4 +1,4 @@
-"""Published / precomputed seating designs, continued by the seating optimiser (docs/rules.md, Seating).
+"""Published / precomputed seating designs, continued by the seating optimiser (docs/rules.md §4).
 
 Each design is a list of rounds; a round is a list of tables; points are 0..N-1.  Players are mapped to
 points randomly (from the seed), so a design never fixes who sits with whom.

@@ -1,6 +1,6 @@
 """Public entry points: seat one round (round by round) or plan a schedule, and re-plan (warm start).
 
-See docs/rules.md, Seating.
+See docs/rules.md §4.
 """
 
 from __future__ import annotations

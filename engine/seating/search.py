@@ -1,6 +1,6 @@
 """Conflict-directed tabu search over swaps of two players between tables of one round.
 
-After Dotu & Van Hentenryck's social golfer search, with an incremental cost (docs/rules.md, Seating).
+After Dotu & Van Hentenryck's social golfer search, with an incremental cost (docs/rules.md §4).
 The odd-table rule is kept as a hard constraint while searching.
 """
 

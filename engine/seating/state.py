@@ -1,6 +1,6 @@
 """Search state: the active players as indices 0..n-1 and what the history says about them.
 
-Also the odd-table roles (docs/rules.md, Seating): who is due for an odd table this round.
+Also the odd-table roles (docs/rules.md §4): who is due for an odd table this round.
 """
 
 from __future__ import annotations

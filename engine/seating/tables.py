@@ -1,4 +1,4 @@
-"""Table plan: how many tables of which size for a number of players (docs/rules.md, Seating)."""
+"""Table plan: how many tables of which size for a number of players (docs/rules.md §4)."""
 
 from __future__ import annotations
 
