@@ -364,6 +364,7 @@ CASES = [
         "import: over 2 MB",
         t("players/import/"),
         upload("players.csv", b"Vorname;Nachname\n" + b"Anna;Alt\n" * 300_000),
+        status=413,
         shows="larger than 2 MB",
     ),
     Case(

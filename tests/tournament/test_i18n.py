@@ -19,6 +19,8 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import trans_real
 
+from tests.tournament.uploadstream import CountingBody, multipart_head, post_body
+
 PO_FILE = Path(django_settings.BASE_DIR) / "locale" / "de" / "LC_MESSAGES" / "django.po"
 MO_FILE = PO_FILE.with_suffix(".mo")
 
@@ -204,3 +206,16 @@ def test_switching_to_english_shows_the_source_strings(client, settings, german_
     assert "Organizer login" in body
     assert ">Log in</button>" in body
     assert "Anmelden" not in body
+
+
+@pytest.mark.django_db
+def test_the_upload_limits_are_named_in_german(organizer_client, tournament, german_catalogue):
+    with translation.override("de"):
+        assert translation.gettext("The file is larger than 50 MB.") == "Die Datei ist größer als 50 MB."
+    body = CountingBody(multipart_head("players.csv"))  # endless, refused by its Content-Length
+    response = post_body(
+        organizer_client, reverse("organizer:players_import", args=[tournament.pk]), body,
+        length=10**9, headers={"accept-language": "de"},
+    )
+    assert response.status_code == 413 and body.read_bytes == 0
+    assert "Die Datei ist größer als 2 MB." in response.content.decode()

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.fields import NumberField, TextField
 from tournament.models import Player
+from tournament.uploads import LimitedUploadForm
 
 from ..tournaments.forms import DATE_INPUTS
 
@@ -84,8 +85,10 @@ class PlayerEditForm(PlayerForm):
         return fields
 
 
-class ImportForm(forms.Form):
+class ImportForm(LimitedUploadForm):
     MAX_BYTES = 2 * 1024 * 1024
+    max_bytes = MAX_BYTES
+    too_large_message = _("The file is larger than 2 MB.")
 
     file = forms.FileField(
         label=_("CSV or Excel file"),
@@ -95,12 +98,6 @@ class ImportForm(forms.Form):
         ),
         widget=forms.ClearableFileInput(attrs={"accept": ".csv,.txt,.xlsx"}),
     )
-
-    def clean_file(self):
-        upload = self.cleaned_data["file"]
-        if upload.size > self.MAX_BYTES:
-            raise forms.ValidationError(_("The file is larger than 2 MB."))
-        return upload
 
 
 def merge_label(player: Player) -> str:

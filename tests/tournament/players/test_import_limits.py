@@ -1,17 +1,22 @@
 """The import is bounded while it reads, refuses control characters, and summarises long previews
-(#15 items 3, 5, 6, 7)."""
+(#15 items 3, 5, 6, 7); the upload itself stops at 2 MB while it arrives, with CSRF still checked."""
 
 import io
 import re
 import zipfile
 
 import pytest
+from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client, RequestFactory
 from django.urls import reverse
 from openpyxl import Workbook
 
-from tournament.models import Player
+from tests.tournament.uploadstream import CONTENT_TYPE, CountingBody, multipart_head, post_body
+from tournament.models import Player, Registration
+from tournament.players.forms import ImportForm
 from tournament.players.imports import MAX_LINES, MAX_ROWS, parse_csv, parse_xlsx
+from tournament.uploads import FORM_OVERHEAD, LimitedUploadHandler
 
 
 def csv_of(count: int) -> bytes:
@@ -113,3 +118,117 @@ def test_a_refused_long_file_stores_nothing_and_names_the_limit(organizer_client
     assert f"More than {MAX_ROWS} players." in response.content.decode()
     assert 'name="rows"' not in response.content.decode()
     assert not Player.objects.exists()
+
+
+# --- the upload stops at the limit while it arrives ----------------------------------------------
+
+LIMIT = ImportForm.MAX_BYTES
+TOO_LARGE = "The file is larger than 2 MB."
+
+
+def import_url(tournament) -> str:
+    return reverse("organizer:players_import", args=[tournament.pk])
+
+
+def nothing_stored(tournament) -> bool:
+    return not Player.objects.exists() and not Registration.objects.filter(tournament=tournament).exists()
+
+
+def refused(response) -> bool:
+    html = response.content.decode()
+    return response.status_code == 413 and TOO_LARGE in html and 'name="rows"' not in html
+
+
+def test_a_huge_content_length_is_refused_before_the_body_is_read(organizer_client, tournament):
+    body = CountingBody(multipart_head("players.csv"))  # endless
+    response = post_body(organizer_client, import_url(tournament), body, length=10 * 1024**3)
+    assert refused(response)
+    assert body.read_bytes == 0
+    assert nothing_stored(tournament)
+
+
+def test_a_file_one_byte_over_the_limit_stops_where_it_passes_the_limit(organizer_client, tournament):
+    content = b"Vorname;Nachname\n" + b"x" * (LIMIT + 1 - 17)
+    body = CountingBody(multipart_head("players.csv"), content)
+    assert len(body) <= LIMIT + FORM_OVERHEAD  # not refused by its Content-Length: by the handler
+    response = post_body(organizer_client, import_url(tournament), body)
+    assert refused(response)
+    handler = response.wsgi_request.upload_handlers[0]
+    assert isinstance(handler, LimitedUploadHandler) and handler.exceeded
+    assert LIMIT < handler.received <= LIMIT + handler.chunk_size
+    assert not response.wsgi_request.FILES  # the file never reached the handlers that keep it
+    assert nothing_stored(tournament)
+
+
+def test_the_handler_stops_reading_the_body_at_the_limit(monkeypatch):
+    """Also when the declared length lets the body through (here: a room for the form of 10 MB)."""
+    monkeypatch.setattr("tournament.uploads.FORM_OVERHEAD", 10 * 1024 * 1024)
+    body = CountingBody(multipart_head("players.csv"))  # endless: only the handler can stop it
+    request = RequestFactory().generic(
+        "POST", "/", **{"wsgi.input": body, "CONTENT_LENGTH": str(10 * 1024**3), "CONTENT_TYPE": CONTENT_TYPE}
+    )
+    handler = LimitedUploadHandler(request, max_bytes=LIMIT)
+    request.upload_handlers.insert(0, handler)
+    assert not request.FILES
+    assert handler.exceeded and handler.received <= LIMIT + handler.chunk_size
+    assert body.read_bytes <= LIMIT + 3 * handler.chunk_size
+
+
+def test_a_file_of_exactly_the_limit_is_read(organizer_client, tournament):
+    rows = csv_of(10)
+    content = rows + b"\n" * (LIMIT - len(rows))
+    response = organizer_client.post(
+        import_url(tournament), {"file": SimpleUploadedFile("players.csv", content)}
+    )
+    html = response.content.decode()
+    assert response.status_code == 200 and TOO_LARGE not in html
+    assert "Preview of players.csv" in html
+    assert response.wsgi_request.upload_handlers[0].received == LIMIT
+
+
+@pytest.fixture
+def csrf_client(organizer, tournament):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(organizer)
+    assert client.get(import_url(tournament)).status_code == 200  # sets the CSRF cookie
+    return client
+
+
+def csrf_token(client) -> str:
+    return client.cookies[settings.CSRF_COOKIE_NAME].value
+
+
+def test_csrf_is_still_checked_on_the_upload(csrf_client, tournament):
+    url = import_url(tournament)
+    without = csrf_client.post(url, {"file": SimpleUploadedFile("players.csv", csv_of(3))})
+    assert without.status_code == 403
+    with_token = csrf_client.post(
+        url, {"csrfmiddlewaretoken": csrf_token(csrf_client), "file": SimpleUploadedFile("p.csv", csv_of(3))}
+    )
+    assert with_token.status_code == 200 and "Import 3 players" in with_token.content.decode()
+    assert nothing_stored(tournament)  # a preview only
+
+
+def test_csrf_is_still_checked_on_the_import_of_the_preview(csrf_client, tournament):
+    url = import_url(tournament)
+    preview = csrf_client.post(
+        url, {"csrfmiddlewaretoken": csrf_token(csrf_client), "file": SimpleUploadedFile("p.csv", csv_of(3))}
+    )
+    rows = re.search(r'name="rows" value="([^"]+)"', preview.content.decode()).group(1)
+    assert csrf_client.post(url, {"rows": rows}).status_code == 403
+    assert nothing_stored(tournament)
+    done = csrf_client.post(url, {"rows": rows, "csrfmiddlewaretoken": csrf_token(csrf_client)})
+    assert done.status_code == 302 and Player.objects.count() == 3
+
+
+def test_an_oversized_file_without_the_token_is_refused_by_csrf(csrf_client, tournament):
+    body = CountingBody(multipart_head("players.csv"), b"x" * (LIMIT + 1))
+    assert post_body(csrf_client, import_url(tournament), body).status_code == 403
+    assert nothing_stored(tournament)
+
+
+def test_an_oversized_file_with_the_token_names_the_limit(csrf_client, tournament):
+    body = CountingBody(multipart_head("players.csv", csrf_token(csrf_client)), b"x" * (LIMIT + 1))
+    response = post_body(csrf_client, import_url(tournament), body)
+    assert refused(response)
+    assert nothing_stored(tournament)

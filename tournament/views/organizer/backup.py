@@ -12,6 +12,7 @@ from django.views import View
 from django.views.generic import FormView
 
 from tournament.permissions import TournamentOrganizerMixin
+from tournament.uploads import UploadLimitMixin
 
 from ...backup import services as backup
 from ...backup.format import BackupError, dumps
@@ -31,11 +32,15 @@ class BackupDownloadView(TournamentOrganizerMixin, View):
         return response
 
 
-class RestoreView(LoginRequiredMixin, FormView):
-    """Upload a backup: it becomes a new tournament organized by the uploader."""
+class RestoreView(UploadLimitMixin, LoginRequiredMixin, FormView):
+    """Upload a backup: it becomes a new tournament organized by the uploader.
+
+    The upload stops at MAX_BACKUP_BYTES while it arrives (tournament/uploads.py).
+    """
 
     template_name = "tournament/organizer/restore.html"
     form_class = RestoreForm
+    upload_form_class = RestoreForm
 
     def form_valid(self, form):
         try:

@@ -33,6 +33,7 @@ from tournament.players.services import (
     registration_update,
     registration_withdraw,
 )
+from tournament.uploads import UploadLimitMixin
 
 from .base import OrganizerAction, OrganizerFormPage, OrganizerPage, error_text
 
@@ -200,21 +201,23 @@ class PlayerReadmitView(RegistrationAction):
         )
 
 
-class PlayersImportView(OrganizerPage):
+class PlayersImportView(UploadLimitMixin, OrganizerPage):
     """Upload → preview with line-numbered errors → import the valid rows with one more click.
 
     The preview carries the parsed rows in a signed field, so nothing is kept on the server meanwhile.
+    The upload stops at ImportForm.MAX_BYTES while it arrives (tournament/uploads.py).
     """
 
     template_name = "tournament/organizer/players_import.html"
     section = "players"
+    upload_form_class = ImportForm
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         context.setdefault("form", ImportForm())
         return context
 
-    def post(self, request, *args, **kwargs):
+    def upload_post(self, request, *args, **kwargs):
         if "rows" in request.POST:
             return self.import_rows(request)
         form = ImportForm(request.POST, request.FILES)
