@@ -67,3 +67,35 @@ def parse_natural(raw: object, *, max_value: int = MAX_INT) -> int | None:
 def shown(text: str, limit: int = 12) -> str:
     """A typed value as a message quotes it: at most `limit` characters."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+_AMOUNT = re.compile(r"([+-]?)([0-9]+)(?:[.,]([0-9]*))?", re.ASCII)
+
+
+def parse_cents(raw: object, *, max_cents: int = MAX_INT) -> int | None:
+    """An amount of euros as whole cents; None when blank. Raises NumberError.
+
+    The decimal separator is a comma or a point whatever the page's language ("8,50" and "8.50" are
+    both 850), with at most two decimals; a euro sign before or after is ignored. Thousands
+    separators are refused: "1.000" would be one euro to a point reader and a thousand to a comma
+    reader, so it is neither. Codes: 'not_a_number', 'too_large', 'too_many_decimals'.
+    """
+    if raw is None:
+        return None
+    if isinstance(raw, bool) or not isinstance(raw, str):
+        raise NumberError("not_a_number", str(raw))
+    text = raw.strip().removeprefix("€").removesuffix("€").strip()
+    if not text:
+        return None
+    match = _AMOUNT.fullmatch(text)
+    if not match:
+        raise NumberError("not_a_number", text)
+    sign, euros, decimals = match.group(1), match.group(2).lstrip("0") or "0", match.group(3) or ""
+    if len(decimals) > 2:
+        raise NumberError("too_many_decimals", text)
+    if len(euros) > len(str(max_cents)):
+        raise NumberError("too_large", text)
+    cents = int(euros) * 100 + int(decimals.ljust(2, "0"))
+    if cents > max_cents:
+        raise NumberError("too_large", text)
+    return -cents if sign == "-" else cents

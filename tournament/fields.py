@@ -4,13 +4,15 @@ engine use."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.formats import get_format
 from django.utils.translation import gettext_lazy as _
 
-from engine.numbers import MAX_INT, NumberError, parse_int
+from engine.numbers import MAX_INT, NumberError, parse_cents, parse_int
 from engine.text import TextError, clean_text
 
 TEXT_MESSAGES = {
@@ -19,6 +21,13 @@ TEXT_MESSAGES = {
 NUMBER_MESSAGES = {
     "not_a_number": _("Enter a whole number in digits 0-9."),
     "too_large": _("The number is too large (at most %(max)s)."),
+}
+
+
+MONEY_MESSAGES = {
+    "not_a_number": _('Enter an amount in euros, e.g. "8,50" or "8.50".'),
+    "too_many_decimals": _('At most two decimals (cents) and no thousands separator, e.g. "8,50".'),
+    "too_large": _("The amount is too large."),
 }
 
 
@@ -76,3 +85,32 @@ class NumberField(forms.IntegerField):
         elif self.max_value is not None:
             limit = max(abs(self.max_value), limit)
         return cleaned_number(value, max_value=limit)
+
+
+class MoneyField(forms.DecimalField):
+    """Euros with cents: "8,50" and "8.50" are both read, in every language (`engine.numbers.parse_cents`);
+    shown with two decimals in the page's language. The value is a Decimal; min/max as DecimalField."""
+
+    widget = forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"})
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("decimal_places", 2)
+        kwargs.pop("localize", None)
+        super().__init__(*args, **kwargs)
+
+    def widget_attrs(self, widget: forms.Widget) -> dict[str, Any]:
+        return {}  # no step/min/max: the text box takes a comma, which a number box would not
+
+    def to_python(self, value: Any) -> Decimal | None:
+        if isinstance(value, Decimal):
+            return value
+        try:
+            cents = parse_cents(value)
+        except NumberError as exc:
+            raise ValidationError(MONEY_MESSAGES[exc.code], code=exc.code) from None
+        return None if cents is None else Decimal(cents) / 100
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, (Decimal, int)) and not isinstance(value, bool):
+            return f"{Decimal(value):.2f}".replace(".", get_format("DECIMAL_SEPARATOR"))
+        return value

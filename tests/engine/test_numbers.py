@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.numbers import MAX_INT, NumberError, parse_int, parse_natural
+from engine.numbers import MAX_INT, NumberError, parse_cents, parse_int, parse_natural
 from engine.validation import SeatReport, TableReport, validate_table
 
 NOT_NUMBERS = ["²", "٣", "\uff11\uff12", "1²", "½", "\U0001d7d7", "1_000", "1e3", "0x10", "1.5", "--1"]
@@ -75,3 +75,31 @@ def test_huge_card_count_is_refused_with_its_own_message():
 def test_unicode_digits_are_refused_by_the_engine_as_by_the_forms():
     issues = validate_table(report(points="\uff11\uff12")).errors
     assert [i.code for i in issues] == ["points_invalid"]
+
+
+@pytest.mark.parametrize(
+    ("text", "cents"),
+    [("8,50", 850), ("8.50", 850), ("8,5", 850), ("8", 800), ("8,", 800), (" 8,50 € ", 850), ("€8.50", 850),
+     ("0,05", 5), ("-1,00", -100), ("", None), ("  ", None)],
+)
+def test_amounts_with_comma_or_point(text, cents):
+    assert parse_cents(text) == cents
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [("8,505", "too_many_decimals"), ("1.000", "too_many_decimals"), ("1.000,00", "not_a_number"),
+     ("8 50", "not_a_number"), ("acht", "not_a_number"), ("\u0668,\u0665\u0660", "not_a_number"),
+     ("1e3", "not_a_number"),
+     ("9" * 40, "too_large")],
+)
+def test_ambiguous_or_odd_amounts_are_refused(text, code):
+    with pytest.raises(NumberError) as error:
+        parse_cents(text)
+    assert error.value.code == code
+
+
+@given(st.integers(min_value=0, max_value=10**8))
+def test_every_amount_reads_back_with_either_separator(cents):
+    euros, rest = divmod(cents, 100)
+    assert parse_cents(f"{euros},{rest:02d}") == parse_cents(f"{euros}.{rest:02d}") == cents

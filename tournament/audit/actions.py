@@ -51,3 +51,4 @@ class AuditAction(models.TextChoices):
     TEAM_CREATE = "team_create", _("team declared")
     TEAM_DELETE = "team_delete", _("team removed")
     TEAMS_SEPARATE = "teams_separate", _("seating of team-mates changed")
+    SIGNUP_TO_WAITING = "signup_to_waiting", _("moved to the waiting list")

@@ -8,13 +8,14 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from tournament.fields import MoneyField
 from tournament.models import Payment
 
 
 class PaymentForm(forms.Form):
-    amount = forms.DecimalField(
-        label=_("Amount (€)"), min_value=Decimal("0"), max_value=Decimal("1000"), decimal_places=2,
-        required=False, localize=True,
+    amount = MoneyField(
+        label=_("Amount (€)"), min_value=Decimal("0"), max_value=Decimal("1000"),
+        required=False,
     )
     method = forms.ChoiceField(label=_("Payment method"), choices=Payment.Method.choices,
                                initial=Payment.Method.CASH)

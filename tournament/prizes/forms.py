@@ -9,6 +9,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from engine.prizes import TableKind
+from tournament.fields import MoneyField
 from tournament.models import Tournament
 
 MAX_PLACES, MAX_GOODS = 50, 200
@@ -19,9 +20,8 @@ def _numbers(text: str) -> list[str]:
 
 
 class PrizeSettingsForm(forms.Form):
-    entry_fee = forms.DecimalField(
-        label=_("Entry fee (€)"), min_value=Decimal("0"), max_value=Decimal("1000"), decimal_places=2,
-        localize=True,
+    entry_fee = MoneyField(
+        label=_("Entry fee (€)"), min_value=Decimal("0"), max_value=Decimal("1000"),
     )
     payout_percent = forms.IntegerField(label=_("Paid out (percent of the entry fees)"), min_value=0,
                                         max_value=100)

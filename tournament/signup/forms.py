@@ -8,6 +8,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from tournament.fields import NumberField
 from tournament.models import Tournament
 
 PHONE = re.compile(r"^\+?[0-9 ()/\-]{6,30}$")
@@ -80,4 +81,14 @@ class SignupSettingsForm(forms.ModelForm):
 
 
 class SignupActionForm(forms.Form):
-    action = forms.ChoiceField(choices=[(a, a) for a in ("approve", "refuse", "up", "down")])
+    """approve · refuse · up · down · top (of the waiting list) · waiting (to the waiting list at
+    `position`, blank: its end)."""
+
+    ACTIONS = ("approve", "refuse", "up", "down", "top", "waiting")
+    action = forms.ChoiceField(choices=[(a, a) for a in ACTIONS])
+    position = NumberField(
+        label=_("Position on the waiting list"), required=False, min_value=1, max_value=2000,
+    )
+
+    def position_wanted(self) -> int | None:
+        return 1 if self.cleaned_data["action"] == "top" else self.cleaned_data["position"]

@@ -22,6 +22,11 @@ class SignupCounts:
     def free(self) -> int | None:
         return None if self.capacity is None else max(self.capacity - self.confirmed, 0)
 
+    @property
+    def over(self) -> int:
+        """How many more people have a place than there are places (the organizer approved them)."""
+        return 0 if self.capacity is None else max(self.confirmed - self.capacity, 0)
+
 
 def tournament_for_signup(user, tournament_pk: int) -> Tournament:
     """The tournament whose sign-up page is asked for: reachable while its sign-up or public page is on

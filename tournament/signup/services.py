@@ -1,8 +1,14 @@
 """Writes of the public sign-up: sign up, withdraw (the first waiting person moves up), and the
-organizer's approve, refuse and reorder.
+organizer's approve, refuse, reorder and move to the waiting list.
 
 Every write locks the tournament row first, so two people taking the last place at the same moment
 are served one after the other (one gets it, the other waits) and a withdrawal promotes exactly once.
+
+The rule the organizer's page states: a place freed by a withdrawal or a refusal (or a changed number
+of places) fills every free place from the top of the waiting list; a place freed by moving its holder
+to the waiting list goes to nobody until the organizer approves someone (or the next withdrawal or
+refusal fills the free places from the top). While anybody waits, a new sign-up joins the end of the
+waiting list, even if a place is free.
 """
 
 from __future__ import annotations
@@ -70,7 +76,11 @@ def signup_create(
         raise ValidationError(_("The sign-up deadline has passed."), code="signup_deadline")
     first_name, last_name, club = (" ".join(value.split()) for value in (first_name, last_name, club))
     capacity = tournament.signup_capacity
-    full = capacity is not None and _confirmed_count(tournament) >= capacity
+    # Nobody overtakes the waiting list: a place the organizer freed by a move is theirs to give.
+    full = capacity is not None and (
+        _confirmed_count(tournament) >= capacity
+        or tournament.signups.filter(status=Signup.Status.WAITING).exists()
+    )
     last = tournament.signups.aggregate(last=Max("queue"))["last"] or 0
     signup = Signup(
         tournament=tournament, first_name=first_name, last_name=last_name, club=club,
@@ -173,12 +183,74 @@ def signup_move(*, signup: Signup, user, up: bool) -> Signup:
     return signup
 
 
+def _renumber(signups: list[Signup]) -> None:
+    """Give `signups` (in their new order) the queue numbers they hold between them, smallest first;
+    through free numbers above all others, since the queue is unique per tournament."""
+    slots = sorted(signup.queue for signup in signups)
+    changed = [(signup, slot) for signup, slot in zip(signups, slots, strict=True) if signup.queue != slot]
+    if not changed:
+        return
+    top = Signup.objects.filter(tournament_id=signups[0].tournament_id).aggregate(top=Max("queue"))["top"]
+    for offset, (signup, _slot) in enumerate(changed, start=1):
+        signup.queue = top + offset
+    Signup.objects.bulk_update([signup for signup, _slot in changed], ["queue"])
+    for signup, slot in changed:
+        signup.queue = slot
+    Signup.objects.bulk_update([signup for signup, _slot in changed], ["queue"])
+
+
+@transaction.atomic
+def signup_to_waiting(*, signup: Signup, user, position: int | None = None) -> Signup:
+    """Put a person on the waiting list at `position` (1 = its top; None or beyond its end = the end):
+    someone with a place (not yet checked in), a refused person, or a waiting person (moved there).
+
+    A place given up this way stays free: nobody moves up by it (the page says so)."""
+    tournament, signup = _locked_signup(signup)
+    if tournament.signup_capacity is None:
+        raise ValidationError(
+            _("Without a number of places there is no waiting list; set the places first."),
+            code="no_capacity",
+        )
+    if signup.status == Signup.Status.WITHDRAWN:
+        raise ValidationError(_("A withdrawn sign-up cannot be moved."), code="withdrawn")
+    if signup.registration_id:
+        raise ValidationError(
+            _("%(name)s is already checked in and keeps the place.") % {"name": signup.name},
+            code="checked_in",
+        )
+    if position is not None and position < 1:
+        raise ValidationError(_("Positions on the waiting list start at 1."), code="bad_position")
+    others = list(
+        tournament.signups.filter(status=Signup.Status.WAITING).exclude(pk=signup.pk).order_by("queue")
+    )
+    index = len(others) if position is None else min(position - 1, len(others))
+    was_waiting = signup.status == Signup.Status.WAITING
+    if was_waiting and index == sum(1 for other in others if other.queue < signup.queue):
+        raise ValidationError(
+            _("%(name)s is already at position %(position)s of the waiting list.")
+            % {"name": signup.name, "position": index + 1},
+            code="same_position",
+        )
+    before = signup_snapshot(signup)
+    signup.status = Signup.Status.WAITING
+    if not was_waiting:
+        signup.save(update_fields=["status"])
+    _renumber([*others[:index], signup, *others[index:]])
+    audit(
+        tournament=tournament, user=user,
+        action=AuditAction.SIGNUP_MOVE if was_waiting else AuditAction.SIGNUP_TO_WAITING,
+        before=before, after={**signup_snapshot(signup), "position": index + 1},
+    )
+    return signup
+
+
 @transaction.atomic
 def signup_settings_update(
     *, tournament: Tournament, user, signup_open: bool, signup_capacity: int | None,
     signup_deadline: datetime.datetime | None,
 ) -> Tournament:
-    """Switch the sign-up on or off, set places and deadline; more places move waiting people up."""
+    """Switch the sign-up on or off, set places and deadline; a changed number of places fills the free
+    ones from the waiting list (other changes leave a place freed by a move free)."""
     tournament = _locked_tournament(tournament)
     fields = ("signup_open", "signup_capacity", "signup_deadline")
     before = {name: getattr(tournament, name) for name in fields}
@@ -192,5 +264,6 @@ def signup_settings_update(
             before={k: str(v) if v is not None else None for k, v in before.items()},
             after={k: str(v) if v is not None else None for k, v in after.items()},
         )
-        _fill_places(tournament, user=user)
+        if before["signup_capacity"] != signup_capacity:  # only other places fill them (the page's rule)
+            _fill_places(tournament, user=user)
     return tournament

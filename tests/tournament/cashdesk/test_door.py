@@ -77,7 +77,9 @@ def test_walk_in_registered_paid_and_checked_in_in_one_step(door, tournament):
     [
         ({"first_name": "", "amount": "8"}, "This field is required."),
         ({"amount": "-1"}, "greater than or equal to 0"),
-        ({"amount": "abc"}, "Enter a number."),
+        ({"amount": "abc"}, "Enter an amount in euros, e.g."),
+        ({"amount": "8,505"}, "At most two decimals (cents)"),
+        ({"amount": "1.000,00"}, "Enter an amount in euros, e.g."),
         ({"amount": "5000"}, "less than or equal to 1000"),
         ({"amount": ""}, "Enter the amount paid."),
         ({"method": "bitcoin"}, "Select a valid choice."),
@@ -97,7 +99,7 @@ def test_pay_later_undo_and_bad_amount(door, tournament, signups):
     assert not Payment.objects.exists()  # checked in without paying (box unticked)
     url = reverse("organizer:door_pay", args=[tournament.pk, reg.pk])
     bad = door.post(url, {"amount": "x", "method": "cash", "paid": "on"}, follow=True)
-    assert "Enter a number." in bad.content.decode() and not Payment.objects.exists()
+    assert "Enter an amount in euros, e.g." in bad.content.decode() and not Payment.objects.exists()
     door.post(url, {"amount": "7.50", "method": "cash", "paid": "on"})
     assert Payment.objects.get().amount_cents == 750
     twice = door.post(url, {"amount": "8", "method": "cash", "paid": "on"}, follow=True)
@@ -135,3 +137,53 @@ def test_cash_report_expected_against_collected(door, tournament, signups):
     pdf = door.get(reverse("print:cash_report", args=[tournament.pk]))
     text = PdfReader(io.BytesIO(pdf.content)).pages[0].extract_text()
     assert "Cash report" in text and "24.00" in text and "13.00" in text and "Ben Muster" in text
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+@pytest.mark.parametrize(
+    ("typed", "cents"),
+    [("8,50", 850), ("8.50", 850), ("8,5", 850), (" 8,50 € ", 850), ("8", 800), ("0,05", 5)],
+)
+def test_amount_at_the_door_with_comma_or_point_in_either_language(door, tournament, signups, language,
+                                                                    typed, cents):
+    anna = signups[0]
+    response = door.post(
+        reverse("organizer:door_signup", args=[tournament.pk, anna.pk]),
+        {"amount": typed, "method": "cash", "paid": "on"}, HTTP_ACCEPT_LANGUAGE=language,
+    )
+    assert response.status_code == 302
+    assert Registration.objects.get(signup=anna).payment.amount_cents == cents
+    walk_in = door.post(reverse("organizer:door_walk_in", args=[tournament.pk]), {
+        "first_name": "Walter", "last_name": "Walk", "amount": typed, "method": "transfer", "paid": "on",
+    }, HTTP_ACCEPT_LANGUAGE=language)
+    assert walk_in.status_code == 302
+    assert Registration.objects.get(player__first_name="Walter").payment.amount_cents == cents
+    reg = Registration.objects.get(player__first_name="Walter")
+    door.post(reverse("organizer:door_pay", args=[tournament.pk, reg.pk]), {"undo": "1"})
+    door.post(reverse("organizer:door_pay", args=[tournament.pk, reg.pk]),
+              {"amount": typed, "method": "cash", "paid": "on"}, HTTP_ACCEPT_LANGUAGE=language)
+    assert Payment.objects.get(registration=reg).amount_cents == cents
+
+
+@pytest.mark.parametrize(("language", "shown"), [("de", 'value="8,50"'), ("en", 'value="8.50"')])
+def test_walk_in_amount_is_offered_in_the_pages_language_and_read_back(door, tournament, language, shown):
+    tournament.entry_fee_cents = 850
+    tournament.save()
+    page = door.get(reverse("organizer:door", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE=language)
+    assert shown in page.content.decode()
+    typed = shown.removeprefix('value="').removesuffix('"')
+    door.post(reverse("organizer:door_walk_in", args=[tournament.pk]), {
+        "first_name": "Walter", "last_name": "Walk", "amount": typed, "method": "cash", "paid": "on",
+    }, HTTP_ACCEPT_LANGUAGE=language)
+    assert Payment.objects.get().amount_cents == 850
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+@pytest.mark.parametrize("typed", ["8,505", "1.000", "8,50,1", "acht", "8 50", "\u0668,\u0665\u0660"])
+def test_ambiguous_or_odd_amounts_are_refused_in_either_language(door, tournament, signups, language, typed):
+    response = door.post(
+        reverse("organizer:door_signup", args=[tournament.pk, signups[0].pk]),
+        {"amount": typed, "method": "cash", "paid": "on"}, HTTP_ACCEPT_LANGUAGE=language, follow=True,
+    )
+    assert response.status_code == 200
+    assert Registration.objects.count() == 0 and Payment.objects.count() == 0

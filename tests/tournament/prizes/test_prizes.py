@@ -65,7 +65,8 @@ def test_override_replaces_an_amount(organizer_client, finished):
     ("field", "value", "message"),
     [
         ("entry_fee", "-1", "greater than or equal to 0"),
-        ("entry_fee", "ten", "Enter a number."),
+        ("entry_fee", "ten", "Enter an amount in euros, e.g."),
+        ("entry_fee", "8,505", "At most two decimals (cents)"),
         ("payout_percent", "101", "less than or equal to 100"),
         ("prize_table", "50/30/x", "Enter whole numbers separated by /"),
         ("prize_table", "60/50", "The percentages add up to more than 100."),
@@ -98,3 +99,27 @@ def test_prize_list_on_final_standings_pdf_and_projector(organizer_client, finis
     slide = organizer_client.get(reverse("public:projector", args=[finished.pk]) + "?show=prizes")
     page = slide.content.decode()
     assert 'data-slide="prizes"' in page and "38.00 €" in page and "UNO deck" in page
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+@pytest.mark.parametrize(("typed", "cents"), [("8,50", 850), ("8.50", 850), ("12,5", 1250), ("10", 1000)])
+def test_entry_fee_with_comma_or_point_in_either_language(organizer_client, tournament, language, typed,
+                                                          cents):
+    url = reverse("organizer:prizes", args=[tournament.pk])
+    response = organizer_client.post(url, {**SETTINGS, "entry_fee": typed}, HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.entry_fee_cents == cents
+
+
+@pytest.mark.parametrize(("language", "shown"), [("de", 'value="8,50"'), ("en", 'value="8.50"')])
+def test_entry_fee_shown_in_the_pages_language_saves_unchanged(organizer_client, tournament, language, shown):
+    tournament.entry_fee_cents = 850
+    tournament.save()
+    url = reverse("organizer:prizes", args=[tournament.pk])
+    page = organizer_client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert shown in page.split('name="entry_fee"', 1)[1][:200]
+    typed = shown.removeprefix('value="').removesuffix('"')
+    organizer_client.post(url, {**SETTINGS, "entry_fee": typed}, HTTP_ACCEPT_LANGUAGE=language)
+    tournament.refresh_from_db()
+    assert tournament.entry_fee_cents == 850

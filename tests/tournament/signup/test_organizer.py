@@ -67,3 +67,42 @@ def test_export_lists_every_sign_up(client, organizer, tournament):
     lines = text.strip().splitlines()
     assert lines[0].startswith("Order;First name;Last name;Club;Year of birth")
     assert lines[2].startswith("2;Jürgen;Muster;Club;1980;;0171 1234567;waiting list;1;")
+
+
+def test_organizer_moves_people_between_places_and_the_waiting_list(client, organizer, tournament):
+    anna, ben, cem = (sign(tournament, name) for name in ("Anna", "Ben", "Cem"))
+    client.force_login(organizer)
+    list_url = reverse("organizer:signups", args=[tournament.pk])
+    page = client.get(list_url).content.decode()
+    assert "Approve over capacity" in page  # one place, taken: approving goes beyond it
+    assert "Moving someone to the waiting list frees their place without giving it to anybody" in page
+
+    def act(signup, **data):
+        url = reverse("organizer:signup_action", args=[tournament.pk, signup.pk])
+        return client.post(url, data, HTTP_HX_REQUEST="true").content.decode()
+
+    act(anna, action="waiting", position="2")
+
+    def waiting():
+        return list(Signup.objects.filter(status="waiting").values_list("first_name", flat=True))
+
+    assert waiting() == ["Ben", "Anna", "Cem"]
+    assert Signup.objects.filter(status="confirmed").count() == 0  # nobody moved up
+    act(cem, action="top")
+    assert waiting() == ["Cem", "Ben", "Anna"]
+    act(ben, action="waiting", position="")
+    assert waiting() == ["Cem", "Anna", "Ben"]
+    answer = act(cem, action="top")
+    assert "Cem Muster is already at position 1 of the waiting list." in answer
+    answer = act(cem, action="waiting", position="zwei")
+    assert "Enter a whole number in digits 0-9." in answer
+    answer = act(cem, action="waiting", position="0")
+    assert "greater than or equal to 1" in answer
+    assert waiting() == ["Cem", "Anna", "Ben"]
+    act(anna, action="approve")
+    act(ben, action="approve")
+    page = client.get(list_url).content.decode()
+    assert "+1</b>over capacity" in page
+    assert "Places: 1, with a place: 2 \u2013 1 over the capacity (approved by you)." in page
+    assert AuditEntry.objects.filter(action="signup_to_waiting").count() == 1
+    assert AuditEntry.objects.filter(action="signup_move").count() == 2

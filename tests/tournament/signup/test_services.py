@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import connections
 from django.utils import timezone
 
-from tests.factories import TournamentFactory
+from tests.factories import RegistrationFactory, TournamentFactory
 from tournament.audit.actions import AuditAction
 from tournament.models import AuditEntry, Signup
 from tournament.signup.selectors import signup_counts, signup_list, waiting_position
@@ -17,6 +17,8 @@ from tournament.signup.services import (
     signup_create,
     signup_move,
     signup_refuse,
+    signup_settings_update,
+    signup_to_waiting,
     signup_withdraw,
 )
 
@@ -160,3 +162,119 @@ def test_concurrent_withdrawals_move_the_waiting_list_up_exactly_once():
     assert Signup.objects.get(pk=dora.pk).status == "waiting"
     assert AuditEntry.objects.filter(action=AuditAction.SIGNUP_PROMOTE).count() == 1
     assert AuditEntry.objects.filter(action=AuditAction.SIGNUP_WITHDRAW).count() == 1
+
+
+def waiting_names(tournament):
+    return [s.first_name for s in signup_list(tournament) if s.status == "waiting"]
+
+
+def reload(signup):
+    return Signup.objects.get(pk=signup.pk)
+
+
+def test_a_place_given_up_by_a_move_goes_to_nobody_until_approved_or_a_withdrawal(organizer):
+    tournament = open_tournament(capacity=2)
+    anna, ben, cem, dora = (sign(tournament, name) for name in ("Anna", "Ben", "Cem", "Dora"))
+    signup_to_waiting(signup=anna, user=organizer, position=1)
+    assert waiting_names(tournament) == ["Anna", "Cem", "Dora"]
+    assert waiting_position(reload(anna)) == 1
+    counts = signup_counts(tournament)
+    assert (counts.confirmed, counts.waiting, counts.free, counts.over) == (1, 3, 1, 0)
+    assert not AuditEntry.objects.filter(action=AuditAction.SIGNUP_PROMOTE).exists()
+    entry = AuditEntry.objects.get(action=AuditAction.SIGNUP_TO_WAITING)
+    assert entry.actor == organizer.username
+    assert (entry.before["status"], entry.after["status"], entry.after["position"]) == (
+        "confirmed", "waiting", 1
+    )
+    deadline = timezone.now() + datetime.timedelta(days=3)  # other settings leave the place free
+    signup_settings_update(tournament=tournament, user=organizer, signup_open=True, signup_capacity=2,
+                           signup_deadline=deadline)
+    assert signup_counts(tournament).confirmed == 1
+    emil = sign(tournament, "Emil")  # a free place, but people wait: Emil does not overtake them
+    assert emil.status == "waiting" and waiting_names(tournament)[-1] == "Emil"
+    signup_withdraw(tournament=tournament, token=ben.token)  # fills the free places from the top
+    assert [reload(s).status for s in (anna, cem, dora)] == ["confirmed", "confirmed", "waiting"]
+    assert signup_counts(tournament).confirmed == 2
+
+
+def test_moves_to_a_chosen_position_to_the_end_and_within_the_waiting_list(organizer):
+    tournament = open_tournament(capacity=1)
+    anna, ben, cem, dora = (sign(tournament, name) for name in ("Anna", "Ben", "Cem", "Dora"))
+    queues = sorted(tournament.signups.values_list("queue", flat=True))
+    signup_to_waiting(signup=anna, user=organizer, position=2)
+    assert waiting_names(tournament) == ["Ben", "Anna", "Cem", "Dora"]
+    assert signup_counts(tournament).confirmed == 0  # nobody moved up into Anna's place
+    signup_to_waiting(signup=dora, user=organizer, position=1)
+    assert waiting_names(tournament) == ["Dora", "Ben", "Anna", "Cem"]
+    signup_to_waiting(signup=ben, user=organizer)  # no position: the end
+    assert waiting_names(tournament) == ["Dora", "Anna", "Cem", "Ben"]
+    signup_to_waiting(signup=dora, user=organizer, position=99)  # beyond the end: the end
+    assert waiting_names(tournament) == ["Anna", "Cem", "Ben", "Dora"]
+    assert sorted(tournament.signups.values_list("queue", flat=True)) == queues  # same numbers, reordered
+    assert AuditEntry.objects.filter(action=AuditAction.SIGNUP_MOVE).count() == 3
+    assert AuditEntry.objects.filter(action=AuditAction.SIGNUP_TO_WAITING).count() == 1
+    signup_approve(signup=reload(cem), user=organizer)
+    assert (reload(cem).status, waiting_names(tournament)) == ("confirmed", ["Anna", "Ben", "Dora"])
+
+
+def test_a_refused_person_can_be_put_back_on_the_waiting_list(organizer):
+    tournament = open_tournament(capacity=1)
+    anna, ben = sign(tournament, "Anna"), sign(tournament, "Ben")
+    signup_refuse(signup=ben, user=organizer)
+    signup_to_waiting(signup=reload(ben), user=organizer, position=1)
+    assert (reload(ben).status, waiting_position(reload(ben))) == ("waiting", 1)
+    assert reload(anna).status == "confirmed"
+
+
+def test_moves_that_are_refused_change_nothing(organizer):
+    tournament = open_tournament(capacity=1)
+    anna, ben, cem = (sign(tournament, name) for name in ("Anna", "Ben", "Cem"))
+    unlimited = open_tournament(capacity=None)
+    free = sign(unlimited, "Frei")
+    anna.registration = RegistrationFactory(tournament=tournament)
+    anna.save(update_fields=["registration"])
+    signup_withdraw(tournament=tournament, token=cem.token)
+    before = (statuses(tournament), AuditEntry.objects.count())
+    cases = [
+        (anna, 1, "checked_in"), (reload(cem), 1, "withdrawn"), (ben, 0, "bad_position"),
+        (ben, 1, "same_position"), (ben, None, "same_position"), (free, 1, "no_capacity"),
+    ]
+    for signup, position, code in cases:
+        with pytest.raises(ValidationError) as error:
+            signup_to_waiting(signup=signup, user=organizer, position=position)
+        assert error.value.code == code, (signup, position)
+    assert (statuses(tournament), AuditEntry.objects.count()) == before
+
+
+def test_approving_when_full_gives_a_place_beyond_the_capacity(organizer):
+    tournament = open_tournament(capacity=1)
+    sign(tournament, "Anna")
+    ben = sign(tournament, "Ben")
+    signup_approve(signup=ben, user=organizer)
+    counts = signup_counts(tournament)
+    assert (counts.confirmed, counts.capacity, counts.free, counts.over) == (2, 1, 0, 1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sign_up_racing_the_organizers_move_never_takes_the_freed_place(organizer):
+    tournament = open_tournament(capacity=2)
+    anna, _ben = sign(tournament, "Anna"), sign(tournament, "Ben")
+    results = run_together([
+        lambda: signup_to_waiting(signup=anna, user=organizer, position=1),
+        lambda: sign(tournament, "Cem"),
+    ])
+    assert not [r for r in results if isinstance(r, ValidationError)]
+    assert statuses(tournament) == [("Anna", "waiting"), ("Ben", "confirmed"), ("Cem", "waiting")]
+    assert waiting_names(tournament) == ["Anna", "Cem"]
+    assert signup_counts(tournament).free == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_organizers_moving_the_same_person_at_once_move_them_once(organizer):
+    tournament = open_tournament(capacity=1)
+    anna, _ben, _cem = (sign(tournament, name) for name in ("Anna", "Ben", "Cem"))
+    results = run_together([lambda: signup_to_waiting(signup=anna, user=organizer, position=1)] * 2)
+    refused = [r for r in results if isinstance(r, ValidationError)]
+    assert [r.code for r in refused] == ["same_position"]
+    assert waiting_names(tournament) == ["Anna", "Ben", "Cem"]
+    assert AuditEntry.objects.filter(action=AuditAction.SIGNUP_TO_WAITING).count() == 1

@@ -1,4 +1,4 @@
-"""The organizer's sign-up list: settings, approve, refuse, move on the waiting list, export."""
+"""The organizer's sign-up list: settings, approve, refuse, move on or to the waiting list, export."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from tournament.signup.services import (
     signup_move,
     signup_refuse,
     signup_settings_update,
+    signup_to_waiting,
 )
 
 from .base import OrganizerAction, OrganizerPage, error_text
@@ -53,13 +54,16 @@ class SignupsView(OrganizerPage):
 
 
 class SignupActionView(OrganizerAction):
-    """approve · refuse · up · down for one sign-up; htmx gets the refreshed list."""
+    """approve · refuse · up · down · top · waiting for one sign-up; htmx gets the refreshed list."""
 
     def post(self, request, tournament_pk: int, signup_pk: int):
         signup = get_object_or_404(Signup, tournament=self.tournament, pk=signup_pk)
         form = SignupActionForm(request.POST)
         if not form.is_valid():
-            messages.error(request, _("Unknown action."))
+            if "action" in form.errors:
+                messages.error(request, _("Unknown action."))
+            else:
+                messages.error(request, " ".join(" ".join(errors) for errors in form.errors.values()))
         else:
             action, user = form.cleaned_data["action"], request.user
             try:
@@ -67,6 +71,8 @@ class SignupActionView(OrganizerAction):
                     signup_approve(signup=signup, user=user)
                 elif action == "refuse":
                     signup_refuse(signup=signup, user=user)
+                elif action in ("top", "waiting"):
+                    signup_to_waiting(signup=signup, user=user, position=form.position_wanted())
                 else:
                     signup_move(signup=signup, user=user, up=action == "up")
             except ValidationError as error:
