@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import Exists, F
 from django.http import HttpRequest
 from django.utils import timezone
 
@@ -127,6 +127,14 @@ def blocked_window(request: HttpRequest, *, now: dt.datetime | None = None) -> W
     """The running window when this address asked for too many unknown links, else None."""
     window = current(_key(request), now=now)
     return window if window.count >= failures_allowed() else None
+
+
+def blocked_exists(request: HttpRequest, *, now: dt.datetime | None = None) -> Exists:
+    """`blocked_window` as a subquery, so the captain link's own query can carry it (one query for the
+    fifty phones of a round instead of two)."""
+    return Exists(RateLimitWindow.objects.filter(
+        key=stored_key(_key(request)), window_ends__gt=now or timezone.now(), count__gte=failures_allowed()
+    ))
 
 
 def is_blocked(request: HttpRequest, *, now: dt.datetime | None = None) -> bool:

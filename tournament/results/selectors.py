@@ -5,15 +5,20 @@ from __future__ import annotations
 import zlib
 from collections.abc import Sequence
 
-from django.db.models import Count, F, Max, Prefetch, Q
+from django.db.models import Count, Exists, F, Max, Prefetch, Q
 
 from tournament.models import Seat, Submission, SubmissionEntry, Table
 
 
-def table_by_token(token: str) -> Table | None:
-    """The captain link's table with its round and tournament (one query); None for an unknown link."""
+def table_by_token(token: str, *, blocked: Exists | None = None) -> Table | None:
+    """The captain link's table with its round and tournament (one query); None for an unknown link.
+
+    `blocked`: a condition (`ratelimit.blocked_exists`) read with it as `table.blocked`."""
+    tables = Table.objects.select_related("round__tournament")
+    if blocked is not None:
+        tables = tables.annotate(blocked=blocked)
     try:
-        return Table.objects.select_related("round__tournament").get(token=token)
+        return tables.get(token=token)
     except Table.DoesNotExist:
         return None
 

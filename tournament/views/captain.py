@@ -61,12 +61,14 @@ class CaptainTableView(View):
     table: Table
 
     def dispatch(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        blocked = ratelimit.blocked_window(request)
-        if blocked is not None:
-            response = self.refusal(request, "tournament/captain/blocked.html", status=429)
-            response["Retry-After"] = str(blocked.retry_after())
-            return _private(response)
-        table = table_by_token(kwargs["token"])
+        table = table_by_token(kwargs["token"], blocked=ratelimit.blocked_exists(request))
+        if table is None or table.blocked:
+            # A blocked address learns nothing, not even whether the link exists.
+            window = ratelimit.blocked_window(request)
+            if window is not None:
+                response = self.refusal(request, "tournament/captain/blocked.html", status=429)
+                response["Retry-After"] = str(window.retry_after())
+                return _private(response)
         if table is None:
             ratelimit.record_wrong_token(request)
         if table is None or table.round.status == Round.Status.DRAFT:
@@ -265,12 +267,13 @@ class CaptainHandView(View):
     (the page asks, debounced): the phone never reads the notation itself, so it cannot disagree."""
 
     def get(self, request: HttpRequest, token: str) -> HttpResponse:
-        blocked = ratelimit.blocked_window(request)
-        if blocked is not None:
-            response = HttpResponse(status=429)
-            response["Retry-After"] = str(blocked.retry_after())
-            return _private(response)
-        table = table_by_token(token)
+        table = table_by_token(token, blocked=ratelimit.blocked_exists(request))
+        if table is None or table.blocked:
+            window = ratelimit.blocked_window(request)
+            if window is not None:
+                response = HttpResponse(status=429)
+                response["Retry-After"] = str(window.retry_after())
+                return _private(response)
         if table is None:
             ratelimit.record_wrong_token(request)
             return _private(HttpResponse(status=404))
