@@ -97,6 +97,17 @@ def evening_results(evenings: list[Tournament]) -> tuple[list[EveningResult], di
     return results, regs
 
 
+def series_of(tournament: Tournament) -> Series | None:
+    """The series the tournament is an evening of, if any (one query, none without a series)."""
+    return Series.objects.filter(pk=tournament.series_id).first() if tournament.series_id else None
+
+
+def series_standings_of(tournament: Tournament) -> SeriesStandings | None:
+    """The standings of the tournament's series; None when it is not an evening of one."""
+    series = series_of(tournament)
+    return series_standings(series) if series is not None else None
+
+
 def series_evenings(series: Series) -> list[Tournament]:
     return list(series.tournaments.order_by("date", "pk"))
 

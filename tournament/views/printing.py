@@ -17,10 +17,11 @@ from django.views.generic import TemplateView
 
 from engine.numbers import parse_natural
 from tournament.documents import printing
-from tournament.models import Round, Series, Tournament
+from tournament.models import Round, Tournament
 from tournament.permissions import TournamentOrganizerMixin
 from tournament.qr import unreachable_address
 from tournament.rounds.selectors import seating_plan_summary
+from tournament.series.selectors import series_standings_of
 from tournament.standings.selectors import standings
 from tournament.tournaments.services import tournament_set_logo
 
@@ -184,11 +185,7 @@ class CashReportPdfView(TournamentOrganizerMixin, View):
 
 class SeriesPdfMixin(TournamentOrganizerMixin):
     def series_data(self):
-        from tournament.series.selectors import series_standings
-
-        if not self.tournament.series_id:
-            return None
-        return series_standings(Series.objects.get(pk=self.tournament.series_id))
+        return series_standings_of(self.tournament)
 
 
 class SeriesStandingsPdfView(SeriesPdfMixin, View):

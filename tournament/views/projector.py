@@ -19,10 +19,10 @@ from django.views import View
 from engine.numbers import NumberError, parse_int
 from tournament.clock.selectors import clock_state
 from tournament.live import selectors as live
-from tournament.models import Round, Series
+from tournament.models import Round
 from tournament.prizes.selectors import has_prizes, prize_list
 from tournament.qr import absolute_url, qr_svg
-from tournament.series.selectors import series_standings
+from tournament.series.selectors import series_standings_of
 from tournament.standings.charts import PROJECTOR_SIZE, chart_for_standings
 from tournament.standings.selectors import tournament_finished
 
@@ -115,9 +115,7 @@ class ProjectorView(View):
             and tournament_finished(tournament, rounds, lines)
         )
         prizes = prize_list(tournament, lines) if final and has_prizes(tournament) else None
-        season = None
-        if tournament.series_id and show in ("all", "series"):
-            season = series_standings(Series.objects.get(pk=tournament.series_id))
+        season = series_standings_of(tournament) if show in ("all", "series") else None
         slides = build_slides(
             show=show, round_=round_, seating=seating, rounds=rounds, lines=lines, final=final,
             prizes=prizes, season=season,

@@ -17,8 +17,8 @@ from django.views import View
 from engine.rankings import Category
 from tournament.clock.selectors import clock_state
 from tournament.live import selectors as live
-from tournament.models import Registration, Round, Series, Tournament
-from tournament.series.selectors import series_standings
+from tournament.models import Registration, Round, Tournament
+from tournament.series.selectors import series_standings_of
 from tournament.standings.charts import chart_for_standings
 from tournament.standings.selectors import standings
 
@@ -89,9 +89,9 @@ class PublicSeriesView(View):
 
     def get(self, request, tournament_pk: int):
         tournament = live.tournament_for_viewer(request.user, tournament_pk)
-        if not tournament.series_id:
+        data = series_standings_of(tournament)
+        if data is None:
             raise Http404
-        data = series_standings(Series.objects.get(pk=tournament.series_id))
         categories = {key: rows[:10] for key, rows in data.categories.items() if key in PUBLIC_CATEGORIES}
         return render(request, "tournament/public/series.html", {
             "tournament": tournament, "preview": not tournament.public, "data": data,

@@ -14,7 +14,7 @@ from django_tables2 import RequestConfig
 from tournament.models import Series
 from tournament.series.exports import all_lines, csv_lines
 from tournament.series.forms import SeriesForm, SeriesJoinForm
-from tournament.series.selectors import series_of_user, series_standings
+from tournament.series.selectors import series_of, series_of_user, series_standings
 from tournament.series.services import series_create, series_join, series_leave, series_update
 from tournament.series.tables import SeasonTable, season_rows
 from tournament.standings.exports import lines_csv, sheets_xlsx
@@ -27,9 +27,7 @@ CATEGORY_LINES = 10  # on the page; the exports and the PDF list every player of
 
 class SeriesPageMixin:
     def series(self) -> Series | None:
-        if not self.tournament.series_id:
-            return None
-        return Series.objects.get(pk=self.tournament.series_id)
+        return series_of(self.tournament)
 
 
 class SeriesView(SeriesPageMixin, OrganizerPage):
@@ -92,7 +90,8 @@ class SeriesRuleView(SeriesPageMixin, OrganizerAction):
         if series is None:
             messages.error(request, _("This tournament is not part of a series."))
             return redirect("organizer:series", self.tournament.pk)
-        form = SeriesForm(request.POST, instance=Series.objects.get(pk=series.pk))
+        # The form gets its own copy: cleaning changes the instance, and the page shows the rule in force.
+        form = SeriesForm(request.POST, instance=series_of(self.tournament))
         if form.is_valid():
             try:
                 series_update(
