@@ -173,9 +173,16 @@ def _from_canonical_plan(
 
 
 def _clean_history(ctx: _Context) -> bool:
-    """Every active player played every earlier round, at tables of today's sizes."""
+    """Every earlier round was played by exactly today's players at tables of today's sizes.
+
+    Compared as played, withdrawn players included: after a withdrawal a history table can shrink to
+    an odd size it was not (three players of a table of four), and the searches that take a clean
+    history as the beginning of one plan would count it as an odd table and break the odd-table rule."""
     srt = sorted(ctx.sizes)
-    return all(sorted(len(t) for t in rnd) == srt for rnd in ctx.history)
+    return all(
+        played == srt and sorted(len(t) for t in rnd) == srt
+        for played, rnd in zip(ctx.played_sizes, ctx.history, strict=True)
+    )
 
 
 def _soft_history(

@@ -45,6 +45,8 @@ class _Context:
         self.played = [0] * n
         self.pos = [[0] * max(self.sizes, default=1) for _ in range(n)]
         self.history = [self.to_idx(r) for r in history]
+        # the table sizes as played (withdrawn players included): what decided who sat at an odd table
+        self.played_sizes = [sorted(len(t) for t in full) for full in history]
         for full, rnd in zip(history, self.history, strict=True):
             # a table is odd by its size when it was played, not after withdrawn players left it
             # (with a preferred size, every other size was odd, also one today's plan does not have)
