@@ -72,7 +72,8 @@ def cash_report(tournament: Tournament) -> CashReport:
         )
     }
     by_method = [(label, *totals.get(value, (0, 0))) for value, label in Payment.Method.choices]
-    unpaid = [reg for reg in players if getattr(reg, "payment", None) is None]
+    # Without an entry fee nobody owes anything: no list of everybody as "not paid".
+    unpaid = [reg for reg in players if tournament.entry_fee_cents and getattr(reg, "payment", None) is None]
     return CashReport(
         tournament=tournament,
         fee_cents=tournament.entry_fee_cents,

@@ -187,3 +187,13 @@ def test_ambiguous_or_odd_amounts_are_refused_in_either_language(door, tournamen
     )
     assert response.status_code == 200
     assert Registration.objects.count() == 0 and Payment.objects.count() == 0
+
+
+def test_without_an_entry_fee_nobody_is_listed_as_not_paid(tournament, players):
+    tournament.entry_fee_cents = 0
+    tournament.save(update_fields=["entry_fee_cents"])
+    for reg in players:
+        reg.status = reg.Status.CHECKED_IN
+        reg.save(update_fields=["status"])
+    report = cash_report(tournament)
+    assert (report.players, report.expected_cents, report.unpaid) == (len(players), 0, [])
