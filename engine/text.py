@@ -49,3 +49,10 @@ def clean_text(raw: object, *, max_length: int | None = None, multiline: bool = 
     if max_length is not None and len(text) > max_length:
         raise TextError("too_long", text, max_length=max_length)
     return text
+
+
+def search_words(raw: str) -> list[str]:
+    """The words of a search box, NFC. A character no stored text can hold (see `forbidden`) separates
+    words instead of reaching the database: PostgreSQL refuses NUL in a query, SQLite would not match."""
+    text = "".join(" " if forbidden(ch) else ch for ch in unicodedata.normalize("NFC", raw))
+    return text.split()

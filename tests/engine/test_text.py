@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.text import TextError, clean_text, forbidden
+from engine.text import TextError, clean_text, forbidden, search_words
 
 CONTROLS = ["\x00", "\x1b", "\x0b", "\x07", "\x0c", "\x7f", "\x85", "\u2028", "\u202e", "\ufffe"]
 
@@ -44,3 +44,18 @@ def test_cleaned_text_has_no_forbidden_character_and_is_nfc(text):
         return
     assert not any(forbidden(ch) for ch in cleaned)
     assert unicodedata.is_normalized("NFC", cleaned)
+
+
+@pytest.mark.parametrize(
+    ("typed", "words"),
+    [
+        ("anna  mül", ["anna", "mül"]),
+        ("Ann\x00a", ["Ann", "a"]),
+        ("Anna\x00", ["Anna"]),
+        ("\x00\x00", []),
+        ("Mu\u0308ller\u202e", ["Müller"]),
+        ("", []),
+    ],
+)
+def test_search_words_never_carry_a_character_no_stored_text_holds(typed, words):
+    assert search_words(typed) == words

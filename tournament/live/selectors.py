@@ -11,6 +11,7 @@ from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
+from engine.text import search_words
 from tournament.models import Registration, Round, Seat, Table, Tournament
 from tournament.players.selectors import registrations
 from tournament.standings.selectors import StandingLine, standings
@@ -100,8 +101,8 @@ def live_standings(tournament: Tournament) -> tuple[list[int], list[StandingLine
 
 def find_players(tournament: Tournament, query: str, *, limit: int = 12) -> list[Registration]:
     """Registrations whose first or last name contains every word typed ("anna mül" finds Anna Müller)."""
-    words = query.split()
-    if not words or len(query.strip()) < 2:
+    words = search_words(query)
+    if not words or len(" ".join(words)) < 2:
         return []
     condition = Q()
     for word in words:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db.models import Q, QuerySet
 
 from engine.numbers import parse_natural
+from engine.text import search_words
 from tournament.models import Club, Player, Registration, Tournament
 
 
@@ -46,11 +47,11 @@ def known_players(tournament: Tournament, user) -> list:
 def checkin_matches(tournament: Tournament, query: str) -> QuerySet[Registration]:
     """Players not withdrawn whose start number is the query, or whose name or club has every word."""
     regs = registrations(tournament).exclude(status=Registration.Status.WITHDRAWN)
-    query = query.strip()
-    start_number = parse_natural(query)
+    words = search_words(query)
+    start_number = parse_natural(words[0]) if len(words) == 1 else None
     if start_number is not None:
         return regs.filter(start_number=start_number)
-    for word in query.split():
+    for word in words:
         regs = regs.filter(
             Q(player__first_name__icontains=word)
             | Q(player__last_name__icontains=word)

@@ -171,6 +171,11 @@ def seats_by_name(round_: Round) -> QuerySet[Seat]:
     )
 
 
+def has_later_round(round_: Round) -> bool:
+    """A round after this one has been seated (a closed round's next step is then not to seat one)."""
+    return Round.objects.filter(tournament_id=round_.tournament_id, number__gt=round_.number).exists()
+
+
 def next_table_needing_result(round_: Round, after: int) -> Table | None:
     """The next table (by number, wrapping round) whose paper sheet the desk still has to type: nothing
     reported yet, or (with a second entry) only the captain's version. A table a captain reported is

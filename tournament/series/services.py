@@ -98,7 +98,7 @@ def series_join(*, tournament: Tournament, user, series: Series) -> Tournament:
 
 @transaction.atomic
 def series_leave(*, tournament: Tournament, user) -> Tournament:
-    locked = Tournament.objects.select_for_update().select_related("series").get(pk=tournament.pk)
+    locked = Tournament.objects.select_for_update(of=("self",)).select_related("series").get(pk=tournament.pk)
     if locked.series_id is None:
         raise ValidationError(_("This tournament is not part of a series."), code="not_in_series")
     before = {"series": locked.series.name}

@@ -16,6 +16,7 @@ from tournament.results.services import result_confirm
 from tournament.rounds.forms import SeatRoundForm, SwapForm
 from tournament.rounds.selectors import (
     TableView,
+    has_later_round,
     round_overview,
     seating_history,
     seating_plan_summary,
@@ -151,7 +152,7 @@ class RoundView(RoundMixin, OrganizerPage):
 
     def next_step(self) -> str:
         """After a closed round: "seat" the next one, "final" standings, or "" (a later round exists)."""
-        if self.tournament.rounds.filter(number__gt=self.round.number).exists():
+        if has_later_round(self.round):
             return ""
         return "final" if tournament_finished(self.tournament) else "seat"
 
