@@ -13,13 +13,17 @@ def tournament(organizer):
     return TournamentFactory(organizers=[organizer])
 
 
-@pytest.fixture
-def players(tournament):
+def twelve_players(tournament):
     """Twelve checked-in players of three clubs."""
     return [
         RegistrationFactory(tournament=tournament, start_number=i + 1, player__club__name=f"Club {i % 3}")
         for i in range(12)
     ]
+
+
+@pytest.fixture
+def players(tournament):
+    return twelve_players(tournament)
 
 
 @pytest.fixture

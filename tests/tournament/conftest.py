@@ -3,8 +3,20 @@
 import datetime
 
 import pytest
+from django.db import transaction
+from django.test import override_settings
 
-from tests.factories import PlayerFactory, RegistrationFactory, RoundFactory, SeatFactory, TableFactory
+from tests.conftest import twelve_players
+from tests.factories import (
+    PlayerFactory,
+    RegistrationFactory,
+    RoundFactory,
+    SeatFactory,
+    TableFactory,
+    TournamentFactory,
+    UserFactory,
+)
+from tests.tournament.urlmap import World, build_world, refreshed
 from tournament.models import Round
 
 
@@ -85,3 +97,35 @@ def backup_dir(settings, tmp_path):
     """Backups written when a round closes go to a temporary folder, never into var/."""
     settings.BACKUP_DIR = tmp_path / "backups"
     return settings.BACKUP_DIR
+
+
+@pytest.fixture(scope="module")
+def module_db(django_db_setup, django_db_blocker, tmp_path_factory):
+    """One database state built once for a module of many cases (the URL map, the bad-input data):
+    everything the module's fixtures create sits in a transaction rolled back at the module's end, and
+    each test runs in a savepoint inside it (pytest-django's `db`), so no test sees another's changes.
+    Not for tests that need committed data (`transaction=True`, other threads)."""
+    quiet = override_settings(
+        PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
+        LANGUAGE_CODE="en",
+        CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "build"}},
+        BACKUP_DIR=tmp_path_factory.mktemp("backups"),
+    )
+    with django_db_blocker.unblock(), quiet, transaction.atomic():
+        yield
+        transaction.set_rollback(True)
+
+
+@pytest.fixture(scope="module")
+def module_world(module_db) -> World:
+    """The URL map's tournament in the middle of the day, built once per module (see `module_db`)."""
+    organizer = UserFactory(username="orga")
+    tournament = TournamentFactory(organizers=[organizer])
+    return build_world(organizer=organizer, tournament=tournament, players=twelve_players(tournament))
+
+
+@pytest.fixture
+def world(module_world, db) -> World:
+    """The module's world for one test. Its organizer is the `organizer` fixture's user ("orga", got or
+    created), so `organizer_client` is logged in as them."""
+    return refreshed(module_world)

@@ -19,7 +19,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from tests.factories import RegistrationFactory, TournamentFactory, seated_round, tournament_form_data
-from tests.tournament.urlmap import World, build_world
+from tests.tournament.urlmap import World, refreshed
 from tournament.backup.format import FORMAT, FORMAT_VERSION
 from tournament.models import (
     AuditEntry,
@@ -55,9 +55,10 @@ class BadWorld(World):
     signup_tournament: Tournament | None = None
 
 
-@pytest.fixture
-def world(organizer, tournament, players) -> BadWorld:
-    base = build_world(organizer=organizer, tournament=tournament, players=players)
+@pytest.fixture(scope="module")
+def bad_world(module_world) -> BadWorld:
+    """The URL map's world and a draft, a foreign and a sign-up tournament, built once for the module."""
+    base, organizer = module_world, module_world.organizer
     draft_tournament = TournamentFactory(organizers=[organizer], name="Draft cup")
     regs = [RegistrationFactory(tournament=draft_tournament, start_number=i + 1) for i in range(8)]
     draft_round = seated_round(draft_tournament, regs, status=Round.Status.DRAFT)
@@ -67,6 +68,11 @@ def world(organizer, tournament, players) -> BadWorld:
         foreign_registration=foreign,
         signup_tournament=TournamentFactory(name="Open sign-up", signup_open=True, signup_capacity=2),
     )
+
+
+@pytest.fixture
+def world(bad_world, db) -> BadWorld:
+    return refreshed(bad_world)
 
 
 def dump() -> dict[str, list[dict[str, Any]]]:

@@ -27,7 +27,6 @@ from tests.tournament.test_bad_input import (
     report,
     result_url,
 )
-from tests.tournament.urlmap import build_world
 from tournament.models import Player, Tournament
 
 DATA = json.loads((Path(__file__).resolve().parents[1] / "data" / "bad_inputs.json").read_text("utf-8"))
@@ -54,10 +53,9 @@ def test_the_data_file_holds_at_least_200_inputs():
     assert {"text_refused", "text_stored", "numbers", "notation", "tokens", "csv", "xlsx"} <= set(DATA)
 
 
-@pytest.fixture
-def world(organizer, tournament, players, settings):
+@pytest.fixture(autouse=True)
+def many_wrong_tokens_allowed(settings):
     settings.CAPTAIN_WRONG_TOKENS_ALLOWED = 10_000
-    return build_world(organizer=organizer, tournament=tournament, players=players)
 
 
 def no_500(response, what):

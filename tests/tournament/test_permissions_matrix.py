@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import TournamentFactory, UserFactory, points_report
-from tests.tournament.urlmap import POST_ONLY, SPECIAL_GET_STATUS, audience, build_world, named_urls
+from tests.tournament.urlmap import POST_ONLY, SPECIAL_GET_STATUS, audience, named_urls
 from tournament.models import (
     AuditEntry,
     Payment,
@@ -32,11 +32,6 @@ from tournament.rounds.services import round_close, round_seat, table_regenerate
 ROLES = ["anonymous", "captain", "other_organizer", "staff", "organizer", "superuser"]
 UNAUTHORISED = ["anonymous", "captain", "other_organizer", "staff"]
 MANAGERS = ["organizer", "superuser"]
-
-
-@pytest.fixture
-def world(organizer, tournament, players):
-    return build_world(organizer=organizer, tournament=tournament, players=players)
 
 
 def client_as(role: str, world) -> Client:

@@ -5,20 +5,14 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from django.test import Client
 
-from tests.tournament.urlmap import POST_ONLY, audience, build_world, named_urls
+from tests.tournament.urlmap import POST_ONLY, audience, named_urls
 
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*type=\"application/json\")[^>]*>", re.I)
 STYLE_ATTRIBUTE = re.compile(r"<[^>]+\sstyle=", re.I)
 STYLE_ELEMENT = re.compile(r"<style[\s>]", re.I)
 EVENT_HANDLER = re.compile(r"<[^>]+\s(on[a-z]+|hx-on[:\w-]*)=", re.I)
-
-
-@pytest.fixture
-def world(organizer, tournament, players):
-    return build_world(organizer=organizer, tournament=tournament, players=players)
 
 
 def test_every_page_sends_the_headers_and_breaks_no_rule_of_the_policy(world, organizer_client):

@@ -17,7 +17,6 @@ from tests.tournament.urlmap import (
     POST_ONLY,
     SPECIAL_GET_STATUS,
     audience,
-    build_world,
     named_urls,
 )
 
@@ -49,11 +48,6 @@ def missing_variables():
     previous, engine.string_if_invalid = engine.string_if_invalid, recorder
     yield recorder.seen
     engine.string_if_invalid = previous
-
-
-@pytest.fixture
-def world(organizer, tournament, players):
-    return build_world(organizer=organizer, tournament=tournament, players=players)
 
 
 def test_missing_variable_recorder_catches_typos(missing_variables):

@@ -8,8 +8,9 @@ a name with no audience makes the tests fail (see `audience`).
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
+from django.db.models import Model
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tests.factories import TournamentFactory, UserFactory, play_round
@@ -180,6 +181,17 @@ def build_world(*, organizer, tournament: Tournament, players) -> World:
         submission=submission,
         extra={"signup": signup, "team": team},
     )
+
+
+def refreshed(world: World) -> World:
+    """The module's world as the database has it now: a test before may have changed the objects in
+    memory (its database changes were rolled back)."""
+    for item in fields(world):
+        value = getattr(world, item.name)
+        for instance in value.values() if isinstance(value, dict) else [value]:
+            if isinstance(instance, Model):
+                instance.refresh_from_db()
+    return world
 
 
 def other_organizer():
