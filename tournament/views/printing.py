@@ -146,7 +146,11 @@ class StandingsPdfView(TournamentOrganizerMixin, View):
 
 
 class CertificatesPdfView(TournamentOrganizerMixin, View):
-    """Certificates for everybody in the standings, ?top=N places, or ?ids=… registrations."""
+    """Certificates for everybody in the standings, ?top=N places, or ?ids=… registrations.
+
+    With ?participation=1 everybody after the top N gets a participation certificate instead of none.
+    Before the tournament is finished every certificate is marked provisional (after round N).
+    """
 
     def get(self, request, tournament_pk: int):
         try:
@@ -155,12 +159,19 @@ class CertificatesPdfView(TournamentOrganizerMixin, View):
             ids = [positive_int(part) for part in raw_ids] if raw_ids else None
         except ValueError:
             return HttpResponseBadRequest(_("Give the places and players as whole numbers."))
-        lines = printing.certificate_lines(self.tournament, top=top, registration_ids=ids)
-        if not lines:
+        participation = request.GET.get("participation") in ("1", "on")
+        document = printing.certificates(
+            self.tournament, top=top, registration_ids=ids, participation=participation
+        )
+        if not document.certificates:
             messages.warning(request, _("No certificates to print: no closed round, or nobody selected."))
             return redirect("print:documents", self.tournament.pk)
-        pdf = printing.certificates_pdf(self.tournament, lines, request=request)
+        pdf = printing.certificates_pdf(document, request=request)
         label = [_("certificates")] + ([_("top"), top] if top else [])
+        if participation:
+            label.append(_("participation"))
+        if document.marker:
+            label += [_("provisional"), _("after round"), document.after_round]
         return pdf_response(pdf, printing.file_name(self.tournament, *label))
 
 
