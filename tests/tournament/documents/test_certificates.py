@@ -5,6 +5,7 @@ Read back word by word (pdftotext -bbox): the fixed parts sit at the same height
 without club, logo or venue; nothing leaves the page, nothing overlaps."""
 
 import io
+import re
 from collections import defaultdict
 
 import pytest
@@ -197,6 +198,18 @@ def test_provisional_before_the_last_round_is_closed(organizer_client, provision
     for page_words in pages.values():
         assert "vorläufig – nach Runde 1" in text_of(page_words)  # noqa: RUF001
     assert problems(response.content, tmp_path) == []
+
+
+def test_documents_page_warns_that_certificates_are_provisional(organizer_client, provisional, organizer):
+    page = reverse("print:documents", args=[provisional.pk])
+    html = organizer_client.get(page, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    warning = re.search(r'<p class="warn-text provisional-note">(.*?)</p>', html, re.S)
+    assert warning and "nach Runde 1 ist vorläufig" in warning.group(1)
+    assert html.index("provisional-note") < html.index('name="participation"')  # before the buttons
+    play_round(provisional, organizer, seed=2, points=(0, 7, 12, 25))
+    html = organizer_client.get(page, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "provisional-note" not in html
+    assert 'type="checkbox" name="participation" value="1"' in html
 
 
 # --- layout ---------------------------------------------------------------------------------------------
