@@ -143,7 +143,6 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as var_dir:
         setup_django(var_dir)
         from tournament.documents import printing
-        from tournament.standings.selectors import standings
 
         tournament, round_ = build_tournament()
         # Warm-up: imports, font scan, template loading; not part of either figure.
@@ -165,13 +164,12 @@ def main() -> None:
         )
 
         def certificates() -> bytes:
-            return printing.certificates_pdf(tournament, printing.certificate_lines(tournament))
+            return printing.certificates_pdf(printing.certificates(tournament))
 
-        _rounds, lines = standings(tournament)
         compare(
             "certificates (200 players)",
             certificates,
-            printing.certificates_html(tournament, lines),
+            printing.certificates_html(printing.certificates(tournament)),
             args.repeat,
             args.keep,
         )

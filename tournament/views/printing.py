@@ -22,7 +22,7 @@ from tournament.permissions import TournamentOrganizerMixin
 from tournament.qr import unreachable_address
 from tournament.rounds.selectors import seating_plan_summary
 from tournament.series.selectors import series_standings_of
-from tournament.standings.selectors import standings
+from tournament.standings.selectors import standings, tournament_finished
 from tournament.tournaments.services import tournament_set_logo
 
 LOGO_MAX_BYTES = 5 * 1024 * 1024
@@ -72,6 +72,8 @@ class DocumentsView(TournamentOrganizerMixin, TemplateView):
             rounds=list(self.tournament.rounds.order_by("number")),
             closed_rounds=rounds,
             lines=lines,
+            # Certificates printed now are marked provisional: the page says so next to the buttons.
+            provisional=bool(rounds) and not tournament_finished(self.tournament, rounds, lines),
             plan=seating_plan_summary(self.tournament),
             logo_form=kwargs.get("logo_form") or LogoForm(instance=self.tournament),
             address_unreachable=unreachable_address(self.request),
@@ -146,7 +148,11 @@ class StandingsPdfView(TournamentOrganizerMixin, View):
 
 
 class CertificatesPdfView(TournamentOrganizerMixin, View):
-    """Certificates for everybody in the standings, ?top=N places, or ?ids=… registrations."""
+    """Certificates for everybody in the standings, ?top=N places, or ?ids=… registrations.
+
+    With ?participation=1 everybody after the top N gets a participation certificate instead of none.
+    Before the tournament is finished every certificate is marked provisional (after round N).
+    """
 
     def get(self, request, tournament_pk: int):
         try:
@@ -155,12 +161,19 @@ class CertificatesPdfView(TournamentOrganizerMixin, View):
             ids = [positive_int(part) for part in raw_ids] if raw_ids else None
         except ValueError:
             return HttpResponseBadRequest(_("Give the places and players as whole numbers."))
-        lines = printing.certificate_lines(self.tournament, top=top, registration_ids=ids)
-        if not lines:
+        participation = request.GET.get("participation") in ("1", "on")
+        document = printing.certificates(
+            self.tournament, top=top, registration_ids=ids, participation=participation
+        )
+        if not document.certificates:
             messages.warning(request, _("No certificates to print: no closed round, or nobody selected."))
             return redirect("print:documents", self.tournament.pk)
-        pdf = printing.certificates_pdf(self.tournament, lines, request=request)
+        pdf = printing.certificates_pdf(document, request=request)
         label = [_("certificates")] + ([_("top"), top] if top else [])
+        if participation:
+            label.append(_("participation"))
+        if document.marker:
+            label += [_("provisional"), _("after round"), document.after_round]
         return pdf_response(pdf, printing.file_name(self.tournament, *label))
 
 

@@ -1,81 +1,14 @@
 """Every printed document, rendered and read back word by word (pdftotext -bbox): no word leaves the
 printable area, no two words overlap. A whole evening: 23 players with long names and clubs, 8 rounds."""
 
-import html
-import io
-import re
-import subprocess
-from dataclasses import dataclass
-
 import pytest
 from django.urls import reverse
-from pypdf import PdfReader
 
 from tests.factories import PlayerFactory, RegistrationFactory, play_round
+from tests.tournament.documents.pdfwords import problems, words
 from tournament.rounds.services import seating_plan_create
 
 pytestmark = pytest.mark.django_db
-
-MM = 72 / 25.4  # PDF points per millimetre
-PRINTABLE = 5 * MM  # what an office printer cannot reach at each edge
-OVERLAP = 0.6  # points two word boxes may share (antialiasing, kerning), no more
-
-_PAGE = re.compile(r'<page width="([\d.]+)" height="([\d.]+)">(.*?)</page>', re.S)
-_WORD = re.compile(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>')
-
-
-@dataclass(frozen=True)
-class Word:
-    page: int
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-    text: str
-
-
-def words(pdf: bytes, tmp_path) -> tuple[list[tuple[float, float]], list[Word]]:
-    path = tmp_path / "doc.pdf"
-    path.write_bytes(pdf)
-    out = subprocess.run(
-        ["pdftotext", "-bbox", str(path), "-"], capture_output=True, text=True, check=True
-    ).stdout
-    pages, found = [], []
-    for number, (width, height, body) in enumerate(_PAGE.findall(out)):
-        pages.append((float(width), float(height)))
-        found += [
-            Word(number, float(a), float(b), float(c), float(d), text)
-            for a, b, c, d, text in _WORD.findall(body)
-        ]
-    return pages, found
-
-
-def problems(pdf: bytes, tmp_path) -> list[str]:
-    pages, found = words(pdf, tmp_path)
-    issues = []
-    # pdftotext leaves out what lies off the page; pypdf reads every word drawn, wherever it is.
-    drawn = {w for page in PdfReader(io.BytesIO(pdf)).pages for w in page.extract_text().split()}
-    cut_off = drawn - {w.text for w in found} - {html.unescape(w.text) for w in found}
-    issues += [f"{word!r} is drawn off the page" for word in sorted(cut_off)]
-    for word in found:
-        width, height = pages[word.page]
-        inside = word.x0 >= PRINTABLE and word.y0 >= PRINTABLE
-        inside = inside and word.x1 <= width - PRINTABLE and word.y1 <= height - PRINTABLE
-        if not inside:
-            issues.append(f"page {word.page + 1}: {word.text!r} leaves the printable area")
-    by_page: dict[int, list[Word]] = {}
-    for word in found:
-        by_page.setdefault(word.page, []).append(word)
-    for page_words in by_page.values():
-        page_words.sort(key=lambda w: w.x0)
-        for i, a in enumerate(page_words):
-            for b in page_words[i + 1:]:
-                if b.x0 >= a.x1 - OVERLAP:
-                    break
-                across = min(a.x1, b.x1) - max(a.x0, b.x0)
-                if across > OVERLAP and min(a.y1, b.y1) - max(a.y0, b.y0) > OVERLAP:
-                    issues.append(f"page {a.page + 1}: {a.text!r} overlaps {b.text!r}")
-    return issues
 
 
 @pytest.fixture

@@ -44,6 +44,7 @@ def test_the_last_round_closes_to_the_final_standings(organizer_client, tourname
     html = organizer_client.get(response["Location"]).content.decode()
     assert first_action(html) == "Final standings"
     assert reverse("print:certificates", args=[tournament.pk]) in html
+    assert reverse("print:certificates", args=[tournament.pk]) + "?top=3&amp;participation=1" in html
 
 
 def test_publish_and_print_downloads_the_sheets(organizer_client, tournament, players, organizer):
