@@ -46,6 +46,7 @@ from .actions import AuditAction
 NESTING = " \u203a "  # a small arrow between a key and the key inside it
 YES, NO = "\u2713", "\u2013"  # check mark, en dash
 SEPARATOR = ", "
+TABLES_SEPARATOR = " | "  # between the tables of a seating; the page keeps each table on one line
 
 # Keys of snapshots that are no model field, or whose field's name says less than this.
 KEY_LABELS = {
@@ -197,12 +198,27 @@ class Change:
     def removed(self) -> bool:
         return self.after == "" and self.before != ""
 
+    @property
+    def before_parts(self) -> list[str]:
+        """A seating's tables, the pieces its line may break between (empty for any other value)."""
+        return _parts(self.before)
+
+    @property
+    def after_parts(self) -> list[str]:
+        return _parts(self.after)
+
+
+def _parts(text: str) -> list[str]:
+    parts = text.split(TABLES_SEPARATOR)
+    return parts if len(parts) > 1 else []
+
 
 @dataclass(frozen=True)
 class AuditLine:
-    """One entry as the page shows it: the action's label, whom it is about, what changed."""
+    """One entry as the page shows it: who, the action's label, whom it is about, what changed."""
 
     entry: AuditEntry
+    actor: str
     label: str
     subject: str
     changes: list[Change]
@@ -240,7 +256,7 @@ class Display:
         vocabulary = VOCABULARIES.get(entry.action, Vocabulary())
         subject, implied = self._subject(vocabulary, entry.before, entry.after)
         return AuditLine(
-            entry, str(entry.get_action_display()), subject,
+            entry, _actor(entry), str(entry.get_action_display()), subject,
             self.changes(vocabulary, entry.before, entry.after, implied=implied),
         )
 
@@ -385,10 +401,18 @@ class Display:
 
     def _seating(self, vocabulary: Vocabulary, tables: list[list[int]]) -> str:
         """"Table 1: 3, 7, 12, 15 | Table 2: …" in start numbers."""
-        return " | ".join(
+        return TABLES_SEPARATOR.join(
             f"{gettext('Table %(n)s') % {'n': number}}: {self._numbers(vocabulary, table)}"
             for number, table in enumerate(tables, start=1)
         )
+
+
+def _actor(entry: AuditEntry) -> str:
+    """Who made the change; a captain in the page's language (the stored text is in the language the
+    captain's phone had)."""
+    if entry.action == AuditAction.RESULT_SUBMIT and entry.user_id is None and entry.table is not None:
+        return gettext("captain, table %(n)s") % {"n": entry.table.number}
+    return entry.actor
 
 
 def _number_key(text: str) -> tuple[int, str]:

@@ -46,12 +46,15 @@ def played(table, organizer):
 @pytest.mark.parametrize("language, words", [
     ("de", {"closed": "Ergebniseingabe offen → abgeschlossen", "source": "Quelle → Tischkapitän",
             "anna": "Nr. {anna} Anna Alt → Karten: Ge3 Gr7",
-            "dora": "Nr. {dora} Dora Dorn → Karten auf der Hand: 0, Handwert: 0", "went_out": "raus: ✓"}),
+            "dora": "Nr. {dora} Dora Dorn → Karten auf der Hand: 0, Handwert: 0", "went_out": "raus: ✓",
+            "who": "Tischkapitän, Tisch 1 Ergebnis gemeldet"}),
     ("en", {"closed": "results open → closed", "source": "source → table captain",
             "anna": "no. {anna} Anna Alt → cards: Y3 G7",
-            "dora": "no. {dora} Dora Dorn → cards in hand: 0, hand value: 0", "went_out": "went out: ✓"}),
+            "dora": "no. {dora} Dora Dorn → cards in hand: 0, hand value: 0", "went_out": "went out: ✓",
+            "who": "captain, table 1 result submitted"}),
 ])
 def test_a_played_round_reads_in_words(organizer_client, table, played, language, words):
+    """The captain's name too: recorded in the phone's language, shown in the page's."""
     text = page_text(organizer_client, table.round.tournament, language)
     numbers = {"anna": played[1].start_number, "dora": played[4].start_number}
     for expected in words.values():
