@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
-from ..models import AuditEntry, Tournament
+from ..models import AuditEntry, Registration, Tournament
 from .actions import AuditAction
 
 
@@ -24,3 +24,13 @@ def audit_entries(
 
 def round_numbers(tournament: Tournament) -> list[int]:
     return list(tournament.rounds.order_by("number").values_list("number", flat=True))
+
+
+def audit_registrations(tournament: Tournament) -> list[Registration]:
+    """Every registration of the tournament (withdrawn ones too) with its player, in one query: the log
+    names the players of its per-player lines by start number."""
+    return list(
+        Registration.objects.filter(tournament=tournament).select_related("player")
+        .only("pk", "start_number", "player", "player__first_name", "player__last_name")
+        .order_by("start_number")
+    )

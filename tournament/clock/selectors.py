@@ -17,8 +17,9 @@ from datetime import datetime
 from enum import StrEnum
 
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
-from tournament.models import Round
+from tournament.models import Round, engine_choices
 
 MAX_CLOCK_MINUTES = 600
 
@@ -28,6 +29,15 @@ class ClockStatus(StrEnum):
     RUNNING = "running"
     PAUSED = "paused"
     EXPIRED = "expired"
+
+
+# The clock's states in words (the audit log shows them), one label per member or start-up fails.
+CLOCK_STATUS_LABELS = engine_choices(ClockStatus, {
+    ClockStatus.NONE: _("no clock"),
+    ClockStatus.RUNNING: _("running"),
+    ClockStatus.PAUSED: _("paused"),
+    ClockStatus.EXPIRED: _("time is up"),
+})
 
 
 @dataclass(frozen=True)

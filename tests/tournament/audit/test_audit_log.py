@@ -6,9 +6,9 @@ from django.utils import translation
 
 from tests.factories import RoundFactory, TableFactory, TournamentFactory, UserFactory
 from tournament.audit.actions import AuditAction
+from tournament.audit.display import NESTING, NO, YES, entry_changes
 from tournament.audit.services import audit
 from tournament.models import AuditEntry
-from tournament.views.organizer.audit import NESTING, NO, YES, entry_changes
 
 
 @pytest.fixture(autouse=True)
@@ -110,22 +110,26 @@ def test_only_changed_keys_shown_in_diff(organizer_client, tournament, logged):
 
 
 def test_diff_of_status_change_and_nested_entries():
-    assert [(c.key, c.before, c.after) for c in entry_changes("open", "closed")] == [("", "open", "closed")]
+    changes = entry_changes("round_close", "open", "closed")
+    assert [(c.key, c.before, c.after) for c in changes] == [("", "results open", "closed")]
     changes = entry_changes(
+        "result_submit",
         {"version": 1, "entries": [{"start_number": 7, "hand_points": 10, "went_out": False}]},
         {"version": 2, "entries": [{"start_number": 7, "hand_points": 0, "went_out": True}]},
     )
     assert [(c.key, c.before, c.after) for c in changes] == [
         ("version", "1", "2"),
-        (f"entries{NESTING}no. 7{NESTING}hand value", "10", "0"),
-        (f"entries{NESTING}no. 7{NESTING}went out", NO, YES),
+        ("no. 7", "hand value: 10", f"hand value: 0, went out: {YES}"),
     ]
-    # A created thing shows all its values.
-    created = entry_changes(None, {"seed": 42, "tables": [[1, 2, 3], [4, 5, 6]]})
+    # A created thing shows all its values (its empty ones say nothing).
+    created = entry_changes("round_seat", None, {"seed": 42, "tables": [[1, 2, 3], [4, 5, 6]], "x": None})
     assert [(c.key, c.before, c.after) for c in created] == [
-        ("seating seed", "", "42"), ("tables", "", "1, 2, 3 | 4, 5, 6"),
+        ("seating seed", "", "42"), ("tables", "", "Table 1: 1, 2, 3 | Table 2: 4, 5, 6"),
     ]
     assert all(c.added for c in created)
+    flags = entry_changes("tournament_update", {"public": True}, {"public": False})
+    assert [(c.before, c.after) for c in flags] == [(YES, NO)]
+    assert NESTING in entry_changes("round_swap", [[1, 2]], [[2, 1]])[0].key
 
 
 def test_htmx_request_gets_only_the_log(organizer_client, tournament, logged):
@@ -156,7 +160,7 @@ def test_query_count_does_not_grow_with_the_log(
 ):
     url = audit_url(tournament)
     organizer_client.get(url)  # session and user loaded once; the counted run is the steady state
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(8):
         organizer_client.get(url)
     round1 = logged[2].round
     for number in range(3, 40):
@@ -165,7 +169,7 @@ def test_query_count_does_not_grow_with_the_log(
             tournament=tournament, round=round1, table=table, actor="x", action="result_submit",
             after={"version": 1},
         )
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(8):
         response = organizer_client.get(url)
     assert len(response.context["lines"]) == len(logged) + 37
 
