@@ -22,6 +22,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from engine.cards import get_deck
 from engine.printing import LocalFileFetcher, render_pdf
@@ -596,9 +597,13 @@ class Prize:
 
 
 def _points_text(value, *, minus: bool) -> str:
+    """ "with 1 minus point", "with 12 points": the plural follows the number."""
+    count = int(value)
     if minus:
-        return _("with %(points)s minus points") % {"points": value}
-    return _("with %(points)s points") % {"points": value}
+        text = ngettext("with %(points)s minus point", "with %(points)s minus points", count)
+    else:
+        text = ngettext("with %(points)s point", "with %(points)s points", count)
+    return text % {"points": value}
 
 
 def season_prizes(data, *, top: int = 3) -> list[Prize]:

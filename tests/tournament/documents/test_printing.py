@@ -9,6 +9,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from PIL import Image
 from pypdf import PdfReader
 
@@ -418,3 +419,17 @@ def test_file_names_carry_tournament_round_and_document(tournament):
     assert name == "leonharder-uno-turnier-2026_runde_3_tischzettel.pdf"
     other = TournamentFactory(name="")
     assert printing.file_name(other, "x").startswith("tournament_x")
+
+
+@pytest.mark.parametrize(
+    ("value", "minus", "language", "expected"),
+    [
+        (1, True, "de", "mit 1 Minuspunkt"),
+        (0, True, "de", "mit 0 Minuspunkten"),
+        (12, True, "en", "with 12 minus points"),
+        (1, False, "en", "with 1 point"),
+    ],
+)
+def test_points_line_follows_the_number(value, minus, language, expected):
+    with translation.override(language):
+        assert printing._points_text(value, minus=minus) == expected
