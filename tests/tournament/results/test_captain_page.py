@@ -1,6 +1,7 @@
 """The captain's page: showing the table, submitting, keeping what was typed, read-only after confirmation."""
 
 import datetime
+import re
 
 import pytest
 from django.urls import reverse
@@ -355,3 +356,34 @@ def test_a_card_count_in_an_error_is_singular_for_one_card(client, table):
     ]
     english = client.post(url(table), data, HTTP_ACCEPT_LANGUAGE="en")
     assert english.context["rows"][1].errors == ["Ben Berg: 2 cards were entered, but the card count says 3."]
+
+
+def page_alerts(html: str) -> list[tuple[str, str]]:
+    """The page-level alert boxes: (their classes, their text without tags)."""
+    box = r'<div class="([^"]*\bpage-alert\b[^"]*)" role="alert" tabindex="-1" data-page-alert>(.*?)</div>'
+    boxes = re.findall(box, html, re.S)
+    return [(classes, " ".join(re.sub(r"<[^>]+>", " ", text).split())) for classes, text in boxes]
+
+
+def test_a_refused_report_is_an_alert_box_at_the_top(client, table):
+    Round.objects.filter(pk=table.round_id).update(status=Round.Status.PUBLISHED)
+    html = client.post(url(table), report_data(table, key="early")).content.decode()
+    assert page_alerts(html) == [(
+        "message error page-alert",
+        "The organizer has not opened this round for results yet. "
+        "Your entries are kept; send them again in a moment.",
+    )]
+    assert html.index("data-page-alert") < html.index('<form method="post"')
+
+
+def test_an_error_naming_no_player_is_an_alert_box_at_the_top_of_the_form(client, table):
+    data = report_data(table)
+    del data["outcome"]  # nobody went out: the engine names no single player
+    html = client.post(url(table), data).content.decode()
+    assert not Submission.objects.exists()
+    assert page_alerts(html) == [(
+        "message page-alert table-issues error",
+        "The result was not saved: Nobody went out. Mark the player who laid their last card.",
+    )]
+    form = html.index('<form method="post"')
+    assert form < html.index("data-page-alert") < html.index('class="players"')
