@@ -16,7 +16,7 @@ from html import escape
 # Strong, distinct colours for the highlighted lines (UNO red, blue, green first; yellow is darkened
 # so it reads on white paper and on a washed-out projector).
 HIGHLIGHT_COLOURS = (
-    "#d72600", "#0956bf", "#379711", "#b08d00", "#7b3fa0", "#e07000", "#00808a", "#c2185b",
+    "#d72600", "#0956bf", "#2b7a0b", "#b08d00", "#7b3fa0", "#e07000", "#00808a", "#c2185b",
 )
 OTHER_COLOUR = "#aab2ba"
 AXIS_COLOUR = "#5d6874"

@@ -47,7 +47,7 @@ MESSAGES: dict[str, str] = {
         "%(card)s appears %(count)s times at this table, but the deck has only %(allowed)s (%(players)s)."
     ),
     "too_many_cards": gettext_noop(
-        "The hands hold %(count)s cards together, but at most %(allowed)s are possible."
+        "The hands hold %(count)s card together, but at most %(allowed)s are possible."
     ),
     "points_invalid": gettext_noop("%(player)s: the points %(value)s are not a whole number."),
     "points_negative": gettext_noop("%(player)s: the points cannot be negative (%(value)s)."),
@@ -59,7 +59,7 @@ MESSAGES: dict[str, str] = {
         "the card on the discard pile taken out the deck holds at most %(maximum)s."
     ),
     "points_count_mismatch": gettext_noop(
-        "%(player)s: %(count)s cards are worth between %(minimum)s and %(maximum)s points, not %(value)s."
+        "%(player)s: %(count)s card is worth between %(minimum)s and %(maximum)s points, not %(value)s."
     ),
     "cards_points_mismatch": gettext_noop(
         "%(player)s: the cards are worth %(computed)s points, but %(value)s were entered."
@@ -71,18 +71,41 @@ MESSAGES: dict[str, str] = {
         "%(player)s: %(value)s cards are more than the deck holds (at most %(allowed)s in one hand)."
     ),
     "count_mismatch": gettext_noop(
-        "%(player)s: %(computed)s cards were entered, but the card count says %(value)s."
+        "%(player)s: %(computed)s card was entered, but the card count says %(value)s."
     ),
     "not_seated": gettext_noop("%(player)s is not seated at this table."),
     "duplicate_player": gettext_noop("%(player)s is reported more than once."),
     "large_hand": gettext_noop(
-        "%(player)s has a very large hand (%(count)s cards, %(points)s points). Is that right?"
+        "%(player)s has a very large hand (%(count)s card, %(points)s points). Is that right?"
     ),
     "always_winner": gettext_noop(
         "%(player)s has won every round so far (%(rounds)s) and wins again. Is that right?"
     ),
     "zero_points": gettext_noop(
         "%(player)s did not go out but has 0 points (only zeros in hand). Is that right?"
+    ),
+}
+
+# Messages that count cards come in two grammatical numbers ("1 card", "2 cards"): MESSAGES holds the
+# singular, this the plural and the parameter whose number chooses (Django translates with ngettext).
+PLURALS: dict[str, tuple[str, str]] = {
+    "too_many_cards": (
+        gettext_noop("The hands hold %(count)s cards together, but at most %(allowed)s are possible."),
+        "count",
+    ),
+    "points_count_mismatch": (
+        gettext_noop(
+            "%(player)s: %(count)s cards are worth between %(minimum)s and %(maximum)s points, not %(value)s."
+        ),
+        "count",
+    ),
+    "count_mismatch": (
+        gettext_noop("%(player)s: %(computed)s cards were entered, but the card count says %(value)s."),
+        "computed",
+    ),
+    "large_hand": (
+        gettext_noop("%(player)s has a very large hand (%(count)s cards, %(points)s points). Is that right?"),
+        "count",
     ),
 }
 
@@ -120,17 +143,30 @@ class TableReport:
 
 @dataclass(frozen=True)
 class Issue:
-    """One problem; ``message`` is an untranslated template filled from ``params``."""
+    """One problem; ``message`` is an untranslated template filled from ``params``.
+
+    A message that counts something also has a ``plural`` template; ``params[number]`` chooses."""
 
     code: str
     severity: str
     message: str
     params: dict[str, Any]
     player_id: int | None
+    plural: str | None = None
+    number: str | None = None
+
+    @property
+    def count(self) -> int | None:
+        """The number that chooses singular or plural (None for a message without plural)."""
+        if self.plural is None or self.number is None:
+            return None
+        value = self.params.get(self.number)
+        return value if isinstance(value, int) else 2  # "?" or text: the plural reads right
 
     def text(self) -> str:
         """The English message with its parameters filled in."""
-        return self.message % self.params
+        template = self.plural if self.count is not None and self.count != 1 else self.message
+        return template % self.params
 
 
 @dataclass
@@ -197,7 +233,8 @@ class _Checker:
     def add(self, code: str, severity: str, player_id: int | None = None, **params: Any) -> None:
         if player_id is not None:
             params.setdefault("player", self.name(player_id))
-        issue = Issue(code, severity, MESSAGES[code], params, player_id)
+        plural, number = PLURALS.get(code, (None, None))
+        issue = Issue(code, severity, MESSAGES[code], params, player_id, plural=plural, number=number)
         (self.result.errors if severity == ERROR else self.result.warnings).append(issue)
 
     def run(self) -> Validation:

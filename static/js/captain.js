@@ -192,6 +192,10 @@
     setupStore(page);
     page.querySelectorAll(".player").forEach(function (player) { setupPlayer(page, player); });
     markOut(page);
+    // A page-level error (a refused report, one naming no single player): move the focus there, so
+    // it is read out and seen at once, wherever the captain had scrolled to.
+    var alert = page.querySelector("[data-page-alert]");
+    if (alert) { alert.focus(); }
   }
 
   document.addEventListener("DOMContentLoaded", init);

@@ -163,6 +163,19 @@ def test_cards_disagree_with_points_or_count():
     assert codes(check(S(1, went_out=True), S(2, "R7", card_count=2))) == ["count_mismatch"]
 
 
+def test_messages_that_count_cards_say_one_card_and_two_cards():
+    names = {"player_names": {1: "Anna", 2: "Ben"}}
+    one = check(S(1, went_out=True), S(2, "R7", card_count=2), **names).errors[0]
+    assert one.count == 1 and one.text() == "Ben: 1 card was entered, but the card count says 2."
+    two = check(S(1, went_out=True), S(2, "R7 R8", card_count=3), **names).errors[0]
+    assert two.count == 2 and two.text() == "Ben: 2 cards were entered, but the card count says 3."
+    worth = check(S(1, went_out=True), S(2, points=200, card_count=1), **names).errors[0]
+    assert worth.text() == "Ben: 1 card is worth between 0 and 50 points, not 200."
+    # a message without a number keeps its one text
+    plain = check(S(1, went_out=True), S(2, "R7", points=8), **names).errors[0]
+    assert plain.plural is None and plain.count is None
+
+
 @pytest.mark.parametrize(
     ("hands", "card", "count", "allowed"),
     [

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django import forms
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.notation import localise_hand
@@ -54,6 +54,8 @@ def issue_text(issue: Issue) -> str:
     params = dict(issue.params)
     if isinstance(params.get("card"), str):
         params["card"] = localise_hand(params["card"], get_language())
+    if issue.count is not None:
+        return ngettext(issue.message, issue.plural, issue.count) % params
     return gettext(issue.message) % params
 
 

@@ -9,10 +9,10 @@ from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext_lazy as _
 
-from engine.scoring import EndRule
-from engine.standings import DEFAULT_TIEBREAKS, TIEBREAKS
+from engine.scoring import EndRule, ScoringFormat
+from engine.standings import DEFAULT_TIEBREAKS, TIEBREAKS, MissedRoundPolicy
 from tournament.fields import NumberField, TextField
-from tournament.models import Tournament
+from tournament.models import Tournament, engine_choices
 
 from ..clock.selectors import MAX_CLOCK_MINUTES
 
@@ -41,12 +41,40 @@ def tiebreak_choices() -> list[tuple[str, str]]:
     return choices
 
 
+# The settings page shows a choice in a select, whose closed box cuts off what does not fit (at 360 px
+# about 30 characters): short option texts there, the explanation as the field's help text. The
+# model's own labels, which other pages show, stay as they are.
+SHORT_CHOICES: dict[str, list[tuple[str, str]]] = {
+    "scoring": engine_choices(ScoringFormat, {
+        ScoringFormat.MINUS_POINTS: _("minus points"),
+        ScoringFormat.WINNER_COLLECTS: _("winner collects"),
+    }),
+    "end_rule": engine_choices(EndRule, {
+        EndRule.ROUNDS: _("fixed number of rounds"),
+        EndRule.THRESHOLD: _("until the threshold"),
+    }),
+    "missed_rounds": engine_choices(MissedRoundPolicy, {
+        MissedRoundPolicy.RANK_AFTER: _("ranked after"),
+        MissedRoundPolicy.CHARGE_HIGHEST: _("charged the highest score"),
+    }),
+}
+HELP_TEXTS = {
+    "scoring": _("Minus points: the lowest total wins. Winner collects: the highest total wins."),
+    "end_rule": _("Until the threshold: the tournament ends as soon as a total reaches the threshold "
+                  "(at the latest after the number of rounds)."),
+    "missed_rounds": _("Ranked after: behind everyone who played every round. Highest score: each missed "
+                       "round counts the highest score of that round (under winner collects: 0)."),
+}
+
+
 class TournamentForm(forms.ModelForm):
     """Name, date and every format setting; the checks mirror the database constraints."""
 
+    # Radio buttons: each order is a long text ("Rounds won, then Worst round") that a select would cut.
     tiebreak_order = forms.ChoiceField(
         label=_("Tie-break order"),
         choices=tiebreak_choices,
+        widget=forms.RadioSelect,
         help_text=_("Players still equal after these share the place."),
     )
 
@@ -86,6 +114,9 @@ class TournamentForm(forms.ModelForm):
             field.min_value, field.max_value = low, high
             field.validators += [MinValueValidator(low), MaxValueValidator(high)]
             field.widget.attrs.update(min=low, max=high)
+        for name, choices in SHORT_CHOICES.items():
+            self.fields[name].choices = choices
+            self.fields[name].help_text = HELP_TEXTS[name]
         instance = kwargs.get("instance")
         order = (instance.tiebreaks if instance is not None else None) or list(DEFAULT_TIEBREAKS)
         self.initial.setdefault("tiebreak_order", ",".join(order))

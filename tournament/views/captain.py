@@ -237,11 +237,16 @@ class CaptainTableView(View):
 
 
 def deck_data(key: str) -> dict:
-    """The deck for the card picker (codes and colours only; the server reads and totals hands)."""
+    """The deck for the card picker (codes and colours only; the server reads and totals hands).
+
+    Number cards and the other cards get a grid each (`number`): ten narrow keys in one, the action
+    cards with their longer names ("Aussetzen") in a grid of wider keys."""
     deck = get_deck(key)
     return {
         "colours": list(deck.colours),
-        "ranks": [{"code": spec.code, "black": spec.is_black} for spec in deck.ranks],
+        "ranks": [
+            {"code": spec.code, "black": spec.is_black, "number": spec.code.isdigit()} for spec in deck.ranks
+        ],
     }
 
 

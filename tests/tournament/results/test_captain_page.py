@@ -1,6 +1,7 @@
 """The captain's page: showing the table, submitting, keeping what was typed, read-only after confirmation."""
 
 import datetime
+import re
 
 import pytest
 from django.urls import reverse
@@ -10,6 +11,7 @@ from engine.notation import hand_value, parse_hand
 from engine.roles import table_roles
 from tests.factories import PlayerFactory, RegistrationFactory, SeatFactory, TableFactory
 from tests.tournament.conftest import report_data, seat_ids
+from tests.tournament.test_i18n import german_catalogue  # noqa: F401  (fixture)
 from tournament.models import Round, Submission, Table
 from tournament.results.forms import ResultForm
 from tournament.results.services import result_confirm, result_submit
@@ -318,3 +320,70 @@ def test_running_total_names_what_it_cannot_read_and_chips_remove_one_card(clien
 
 def test_running_total_of_an_unknown_link_is_not_found(client):
     assert client.get(reverse("captain:hand", args=["no-such-link"]), {"cards": "R7"}).status_code == 404
+
+
+# Counts read as German grammar wants: "1 Karte", "2 Karten" (Django's plural forms, never "1 Karten").
+@pytest.mark.parametrize(
+    ("typed", "language", "total"),
+    [
+        ("1", "en", "1 point · 1 card"),
+        ("R1 R0", "en", "1 point · 2 cards"),
+        ("1", "de", "1 Punkt · 1 Karte"),
+        ("R7 R8", "de", "15 Punkte · 2 Karten"),
+        ("W", "de", "50 Punkte · 1 Karte"),
+    ],
+)
+@pytest.mark.usefixtures("german_catalogue")
+def test_running_total_counts_in_the_right_number(client, table, typed, language, total):
+    response = client.get(
+        reverse("captain:hand", args=[table.token]), {"cards": typed}, HTTP_ACCEPT_LANGUAGE=language
+    )
+    assert f'<div class="total">{total}</div>' in response.content.decode()
+
+
+@pytest.mark.usefixtures("german_catalogue")
+def test_a_card_count_in_an_error_is_singular_for_one_card(client, table):
+    ids = seat_ids(table)
+    data = report_data(table, hands=("", "R7", "7 7 +4", "Y0")) | {f"count-{ids[1]}": "2"}
+    german = client.post(url(table), data, HTTP_ACCEPT_LANGUAGE="de")
+    assert german.context["rows"][1].errors == [
+        "Ben Berg: Eingetragen ist 1 Karte, als Kartenzahl steht aber 2 da."
+    ]
+    data |= {f"cards-{ids[1]}": "R7 R8", f"count-{ids[1]}": "3"}
+    german = client.post(url(table), data, HTTP_ACCEPT_LANGUAGE="de")
+    assert german.context["rows"][1].errors == [
+        "Ben Berg: Eingetragen sind 2 Karten, als Kartenzahl steht aber 3 da."
+    ]
+    english = client.post(url(table), data, HTTP_ACCEPT_LANGUAGE="en")
+    assert english.context["rows"][1].errors == ["Ben Berg: 2 cards were entered, but the card count says 3."]
+
+
+def page_alerts(html: str) -> list[tuple[str, str]]:
+    """The page-level alert boxes: (their classes, their text without tags)."""
+    box = r'<div class="([^"]*\bpage-alert\b[^"]*)" role="alert" tabindex="-1" data-page-alert>(.*?)</div>'
+    boxes = re.findall(box, html, re.S)
+    return [(classes, " ".join(re.sub(r"<[^>]+>", " ", text).split())) for classes, text in boxes]
+
+
+def test_a_refused_report_is_an_alert_box_at_the_top(client, table):
+    Round.objects.filter(pk=table.round_id).update(status=Round.Status.PUBLISHED)
+    html = client.post(url(table), report_data(table, key="early")).content.decode()
+    assert page_alerts(html) == [(
+        "message error page-alert",
+        "The organizer has not opened this round for results yet. "
+        "Your entries are kept; send them again in a moment.",
+    )]
+    assert html.index("data-page-alert") < html.index('<form method="post"')
+
+
+def test_an_error_naming_no_player_is_an_alert_box_at_the_top_of_the_form(client, table):
+    data = report_data(table)
+    del data["outcome"]  # nobody went out: the engine names no single player
+    html = client.post(url(table), data).content.decode()
+    assert not Submission.objects.exists()
+    assert page_alerts(html) == [(
+        "message page-alert table-issues error",
+        "The result was not saved: Nobody went out. Mark the player who laid their last card.",
+    )]
+    form = html.index('<form method="post"')
+    assert form < html.index("data-page-alert") < html.index('class="players"')

@@ -1,8 +1,12 @@
 """Create, edit, see and delete a tournament."""
 
+import re
+
+import pytest
 from django.urls import reverse
 
 from tests.factories import play_round, tournament_form_data
+from tests.tournament.test_i18n import german_catalogue  # noqa: F401  (fixture)
 from tournament.models import AuditEntry, Player, Tournament
 from tournament.standings.selectors import standings
 
@@ -165,3 +169,35 @@ def test_load_demo_has_a_series_with_clubs_teams_and_categories(organizer):
     teams = sorted(team.name for _row, team in rankings.teams)
     assert teams == ["Aussetzer", "Die Asse", "Farbwechsel", "Joker"]
     assert len(rankings.categories[Category.GUEST]) == 5
+
+
+@pytest.mark.usefixtures("german_catalogue")
+def test_settings_have_short_option_texts_and_the_explanation_as_help(organizer_client, tournament):
+    """A select's closed box cuts what does not fit (about 30 characters at 360 px)."""
+    url = reverse("organizer:tournament_edit", args=[tournament.pk])
+    html = organizer_client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    options = {
+        name: re.findall(r"<option [^>]*>([^<]*)</option>", select)
+        for name, select in re.findall(r'<select name="(\w+)"[^>]*>(.*?)</select>', html, re.S)
+    }
+    assert options == {
+        "fill": ["kleineren Tischen", "größeren Tischen"],
+        "scoring": ["Minuspunkte", "Sieger kassiert"],
+        "end_rule": ["feste Rundenzahl", "bis zur Punktgrenze"],
+        "missed_rounds": ["hinten eingereiht", "höchstes Ergebnis angerechnet"],
+    }
+    assert "Hinten eingereiht: hinter allen, die jede Runde gespielt haben." in html
+    assert "Minuspunkte: Die niedrigste Summe gewinnt." in html
+    # the tie-break orders are long: radio buttons in a fieldset, each text wraps
+    legend = '<fieldset class="field radios" aria-describedby="id_tiebreak_order_helptext">\n  <legend>'
+    assert legend + "Reihenfolge bei Gleichstand</legend>" in html
+    orders = re.findall(r'<input type="radio" name="tiebreak_order" value="([\w,]+)"[^>]*?( checked)?>', html)
+    assert orders == [("rounds_won,worst_round", " checked"), ("worst_round,rounds_won", ""),
+                      ("rounds_won", ""), ("worst_round", "")]
+    assert 'id="id_tiebreak_order_helptext">Wer danach noch gleichauf liegt' in html
+
+
+def test_the_other_pages_keep_the_full_labels(organizer_client, tournament):
+    html = organizer_client.get(reverse("organizer:tournament", args=[tournament.pk])).content.decode()
+    assert "minus points (lowest total wins)" in html
+    assert "ranked after all players who played every round" in html

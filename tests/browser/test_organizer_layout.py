@@ -1,0 +1,106 @@
+"""The organizer's pages as seen on a laptop (1366 x 768) and a phone (360 px): every option text of
+the settings readable, the round's live tables visible without scrolling."""
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from engine.validation import SeatReport
+from tests.factories import PlayerFactory, RegistrationFactory, TournamentFactory, UserFactory, seated_round
+from tests.tournament.test_i18n import german_catalogue  # noqa: F401  (fixture)
+from tournament.models import Round, Submission
+from tournament.results.services import result_submit
+
+pytestmark = [
+    pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("german_catalogue")
+]
+
+LAPTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 360, "height": 740}
+FIRST = ["Theresa", "Maximilian", "Franziska", "Sebastian", "Katharina"]
+LAST = ["Egger", "Brunnhuber", "Obermaier", "Hofer"]
+CLUBS = ["Seniorenclub Sonnenhof", "UNO-Freunde St. Leonhard"]
+# Chromium draws a select's arrow inside the box, on about 20 px at its right.
+ARROW = 24
+
+# For every select: the widest option text (measured in the select's own font) and the room it has.
+OPTION_ROOM = """() => [...document.querySelectorAll('form.settings-form select')].map(select => {
+  const style = getComputedStyle(select);
+  const canvas = document.createElement('canvas').getContext('2d');
+  canvas.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  const widest = Math.max(...[...select.options].map(o => canvas.measureText(o.text).width));
+  const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return [select.name, widest, room];
+})"""
+
+
+@pytest.fixture
+def evening(live_server):
+    """Twenty players with clubs at five tables in round 1, results open, two tables reported (names
+    and clubs a little longer than the demo's)."""
+    organizer = UserFactory(username="layout", password="secret-pass-123")
+    tournament = TournamentFactory(organizers=[organizer], rounds_total=6, time_limit_minutes=30)
+    players = [
+        RegistrationFactory(
+            tournament=tournament, start_number=i + 1,
+            player=PlayerFactory(first_name=FIRST[i % 5], last_name=LAST[i % 4], club__name=CLUBS[i % 2]),
+        )
+        for i in range(20)
+    ]
+    round_ = seated_round(tournament, players, status=Round.Status.OPEN)
+    for table in round_.tables.order_by("number")[:2]:
+        seats = table.seats.order_by("position")
+        result_submit(
+            table=table, source=Submission.Source.CAPTAIN, user=None, token=table.token,
+            seats=[SeatReport(player_id=s.registration_id, cards=c, went_out=c is None)
+                   for s, c in zip(seats, [None, "R7", "gelb 3", "W"], strict=True)],
+        )
+    return tournament, round_
+
+
+def logged_in(browser, base, viewport, language):
+    page = browser.new_context(viewport=viewport, locale=language).new_page()
+    page.goto(f"{base}{reverse('login')}")
+    page.fill("input[name=username]", "layout")
+    page.fill("input[name=password]", "secret-pass-123")
+    page.click("form.stacked button[type=submit]")
+    expect(page.locator(".topbar")).to_contain_text("layout")
+    return page
+
+
+@pytest.mark.parametrize("language", ["de-DE", "en-GB"])
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1366", "360"])
+def test_every_option_text_of_the_settings_is_readable(live_server, browser, evening, viewport, language):
+    tournament, _round = evening
+    page = logged_in(browser, live_server.url, viewport, language)
+    page.goto(live_server.url + reverse("organizer:tournament_edit", args=[tournament.pk]))
+    expect(page.locator("form.settings-form")).to_be_visible()
+    rooms = page.evaluate(OPTION_ROOM)
+    assert {name for name, _widest, _room in rooms} == {"fill", "scoring", "end_rule", "missed_rounds"}
+    cut = [(name, round(widest), round(room)) for name, widest, room in rooms if widest > room - ARROW]
+    assert cut == [], f"option texts cut off at {viewport['width']} px"
+    # the tie-break orders are radio buttons whose text wraps inside the form
+    orders = page.locator("fieldset.radios label.radio")
+    expect(orders).to_have_count(4)
+    form = page.locator("form.settings-form").bounding_box()
+    for box in (orders.nth(i).bounding_box() for i in range(4)):
+        assert box["x"] + box["width"] <= form["x"] + form["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+
+
+def test_the_live_tables_are_seen_without_scrolling_at_1366_x_768(live_server, browser, evening):
+    tournament, round_ = evening
+    page = logged_in(browser, live_server.url, LAPTOP, "de-DE")
+    page.goto(live_server.url + reverse("organizer:round", args=[tournament.pk, round_.number]))
+    expect(page.locator(".round-head .badge")).to_have_text("Ergebniseingabe offen")
+    expect(page.locator(".clock-controls")).to_be_visible()
+    tables = page.locator(".tables-grid").bounding_box()
+    assert tables["y"] < 768
+    # the whole first row of tables, the reported ones with their confirm button included
+    first_row = [page.locator(f"#table-{n}").bounding_box() for n in (1, 2, 3, 4)]
+    assert len({round(box["y"]) for box in first_row}) == 1, first_row
+    assert max(box["y"] + box["height"] for box in first_row) <= 768, first_row
+    expect(page.locator("#table-1").get_by_role("button", name="Version 1 bestätigen")).to_be_in_viewport()
+    # the secondary panels are still there, after the tables
+    prints = page.locator(".print-buttons").bounding_box()
+    assert prints["y"] > tables["y"] + tables["height"]
