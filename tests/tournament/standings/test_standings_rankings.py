@@ -1,6 +1,7 @@
 """The evening's club, team and category rankings beside the standings: on the standings page (below
 the table, the whole evening whatever the club filter), in the CSV (a column of each player's
-categories) and in the XLSX (a sheet per ranking)."""
+categories), in the XLSX (a sheet per ranking) and in the standings PDF (after the table, inside the
+page)."""
 
 import csv
 import datetime
@@ -10,8 +11,10 @@ import re
 import pytest
 from django.urls import reverse
 from openpyxl import load_workbook
+from pypdf import PdfReader
 
 from tests.factories import ClubFactory, PlayerFactory, played_evening
+from tests.tournament.documents.pdfwords import problems, words
 from tournament.teams.services import team_create
 
 pytestmark = pytest.mark.django_db
@@ -179,3 +182,24 @@ def test_the_xlsx_has_the_teams_sheet_once_teams_are_declared(organizer_client, 
     book = load_workbook(io.BytesIO(response.content))
     assert book.sheetnames[:3] == ["Standings", "Clubs", "Teams"]
     assert sheet_rows(book, "Teams")[1] == ("1.", "Asse", 2, 20)
+
+
+def test_the_pdf_lists_the_rankings_after_the_table(organizer_client, evening, tmp_path):
+    response = organizer_client.get(reverse("print:standings", args=[evening.pk]), HTTP_ACCEPT_LANGUAGE="de")
+    assert response["Content-Type"] == "application/pdf"
+    pdf = response.content
+    assert problems(pdf, tmp_path) == []
+    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+    for heading in ("Vereinswertung", "Kategorien", "Damen", "Herren", "Jugendliche", "Senioren"):
+        assert heading in text
+    # The whole field's category is named, not repeated.
+    assert "Mitglieder: alle Spieler der Rangliste" in text
+    juniors = text.split("Jugendliche")[1].split("Senioren")[0]
+    assert re.findall(r"(\d+\.) (\w+ Muster)", juniors) == [("1.", "Anna Muster"), ("1.", "Emil Muster")]
+    women = text.split("Damen")[1].split("Herren")[0]
+    assert re.findall(r"(\d+\.) (\w+ Muster)", women) == [("1.", "Anna Muster"), ("2.", "Carla Muster")]
+    # The order: the table, the club ranking, the categories, the chart on its own last page.
+    pages, found = words(pdf, tmp_path)
+    first = {w.text: (w.page, w.y0) for w in reversed(found)}
+    assert first["Vereinswertung"] < first["Kategorien"] < first["Damen"]
+    assert all(w.page < len(pages) - 1 for w in found if w.text in ("Vereinswertung", "Damen", "Senioren"))
