@@ -1,5 +1,6 @@
 """A series of two evenings in a real browser: the organizer creates the series on the first evening,
-adds the second, and reads the season, club and category rankings and their PDFs.
+adds the second, and reads the season, club and category rankings and their PDFs, and the evening's
+own below its standings and in the standings PDF.
 
 The evenings are played through the services (seat, publish, open, enter, confirm, close: the same
 path as the desk; typing results in the browser is covered by test_tournament_flow.py).
@@ -118,3 +119,17 @@ def test_series_of_two_evenings(live_server, page):
     expect(page.locator("#club-ranking")).to_contain_text("4")
     evening = pdf_text(page, f"{base}/print/{second.pk}/category-certificates.pdf")
     assert "Best senior" in evening and "Best junior" in evening
+
+    # The evening's standings: the same rankings below the table (links above it jump to them), and
+    # after the table in the standings PDF.
+    page.click("nav.subnav >> text=Standings")
+    expect(page.locator("#standings-table tbody tr")).to_have_count(8)
+    expect(page.locator("#club-ranking tbody tr")).to_have_count(2)
+    expect(page.locator("#category-women tbody tr")).to_have_count(4)
+    expect(page.locator("#category-junior")).to_contain_text("Anna Spieler")
+    page.click(".jump-links >> text=Seniors")
+    expect(page).to_have_url(f"{base}/{second.pk}/standings/#category-senior")
+    expect(page.locator("#category-senior tbody tr")).to_have_count(2)
+    printed = pdf_text(page, f"{base}/print/{second.pk}/standings.pdf")
+    assert "Club ranking" in printed and "Women" in printed and "Juniors" in printed
+    assert printed.index("Club ranking") < printed.index("Juniors") < printed.rindex("Anna Spieler")

@@ -37,10 +37,12 @@ from tournament.rounds.selectors import round_tables
 from tournament.standings.charts import chart_for_standings
 from tournament.standings.selectors import (
     StandingLine,
+    TournamentRankings,
     counted_rounds,
     standings,
     standings_settings,
     tournament_finished,
+    tournament_rankings,
 )
 
 PAPER_SIZES = ("a4", "a5")
@@ -248,6 +250,7 @@ class StandingsDocument:
     tiebreaks: list[tuple[str, str]] = field(default_factory=list)
     final: bool = False
     prizes: PrizeList | None = None  # on the final standings, when prizes are set
+    rankings: TournamentRankings | None = None  # clubs, teams and categories, after the table
 
     @property
     def after_round(self) -> int | None:
@@ -269,6 +272,7 @@ def standings_document(tournament: Tournament, *, after_round: int | None = None
         tiebreaks=[(key, _(TIEBREAKS[key].label)) for key in keys],
         final=final,
         prizes=prize_list(tournament, lines) if final and has_prizes(tournament) else None,
+        rankings=tournament_rankings(tournament, lines) if lines else None,
     )
 
 
@@ -292,6 +296,7 @@ def standings_html(document: StandingsDocument, *, request: HttpRequest | None =
         "landscape": columns > 4,
         "points_label": points_label(document.tournament),
         "prizes": document.prizes,
+        "rankings": document.rankings,
         # The chart the README promises: top places in colour, on the page after the table.
         "chart_svg": chart_for_standings(document.rounds, document.lines),
     }

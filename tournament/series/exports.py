@@ -1,5 +1,5 @@
-"""The season standings, the club ranking and every category as lists of lines for CSV and XLSX
-(written by `tournament.standings.exports`)."""
+"""The season standings (with a column of each player's categories), the club ranking and every
+category as lists of lines for CSV and XLSX (written by `tournament.standings.exports`)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from engine.rankings import CATEGORY_LABELS
 
+from ..standings.exports import category_names
 from .selectors import SeriesStandings
 from .tables import MISSING, season_rows
 
@@ -19,14 +20,17 @@ def place(rank: int | None) -> str:
 
 def season_lines(data: SeriesStandings) -> list[list[Any]]:
     header = [_("Place"), _("Name"), _("Club"), *(f"{e.date:%d.%m.%Y}" for e in data.evenings),
-              _("Evenings"), _("Season")]
+              _("Evenings"), _("Season"), _("Categories")]
     lines: list[list[Any]] = [header]
     for row in season_rows(data):
         cells = []
         for evening in data.evenings:
             value = row[f"e{evening.pk}"]
             cells.append(None if value is None else value if evening.pk in row["counted"] else f"({value})")
-        lines.append([place(row["rank"]), row["name"], row["club"], *cells, row["attended"], row["score"]])
+        lines.append([
+            place(row["rank"]), row["name"], row["club"], *cells, row["attended"], row["score"],
+            category_names(row["categories"]),
+        ])
     return lines
 
 

@@ -22,6 +22,7 @@ def season_rows(data: SeriesStandings) -> list[dict[str, Any]]:
             "sort_name": line.player.sort_name, "club": line.player.club_name, "score": row.score,
             "attended": row.attended, "bonus": row.bonus,
             "deduction": row.deduction, "wins": row.wins, "ranked": row.ranked, "counted": set(row.counted),
+            "categories": line.categories,
         }
         for evening in data.evenings:
             record[f"e{evening.pk}"] = row.points.get(evening.pk)
@@ -58,7 +59,8 @@ class SeasonTable(tables.Table):
 
     class Meta:
         template_name = "django_tables2/table.html"
-        attrs = {"class": "list standings season"}
+        # Focusable: on a phone the table scrolls sideways inside its box, by keyboard too.
+        attrs = {"class": "list standings season", "tabindex": "0"}
         orderable = False
         row_attrs = {"class": lambda record: "" if record["ranked"] else "incomplete"}
 

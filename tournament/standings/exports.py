@@ -9,12 +9,19 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from engine.rankings import CATEGORY_LABELS
 from engine.standings import TIEBREAKS
 from tournament.spreadsheets import append_row, csv_bytes, new_workbook, workbook_bytes
+from tournament.standings.selectors import TournamentRankings
 from tournament.standings.tables import StandingsData, rank_label
 
 
-def standings_header(data: StandingsData) -> list[str]:
+def category_names(categories) -> str:
+    """A player's categories in words, in the engine's order: "Damen, Jugendliche, Mitglieder"."""
+    return ", ".join(_(label) for category, label in CATEGORY_LABELS.items() if category in categories)
+
+
+def standings_header(data: StandingsData, *, categories: bool = False) -> list[str]:
     return [
         _("Place"),
         _("No."),
@@ -24,49 +31,79 @@ def standings_header(data: StandingsData) -> list[str]:
         _("Total"),
         _("Rounds won"),
         *(_(TIEBREAKS[key].label) for key in data.tiebreaks if key != "rounds_won"),
+        *([_("Categories")] if categories else []),
     ]
 
 
-def standings_lines(data: StandingsData, rows: list[dict[str, Any]]) -> list[list[Any]]:
-    """Header plus one list per player; empty cells for rounds a player missed."""
-    lines: list[list[Any]] = [standings_header(data)]
+def standings_lines(
+    data: StandingsData, rows: list[dict[str, Any]], rankings: TournamentRankings | None = None
+) -> list[list[Any]]:
+    """Header plus one list per player; empty cells for rounds a player missed. With the evening's
+    rankings, a last column lists each player's categories."""
+    lines: list[list[Any]] = [standings_header(data, categories=rankings is not None)]
     for row in rows:
-        lines.append(
-            [
-                rank_label(row["rank"]),
-                row["start_number"],
-                row["name"],
-                row["club"],
-                *(row[f"r{number}"] for number in data.rounds),
-                row["total"],
-                row["rounds_won"],
-                *(row[f"tb_{key}"] for key in data.tiebreaks if key != "rounds_won"),
-            ]
-        )
+        line = [
+            rank_label(row["rank"]),
+            row["start_number"],
+            row["name"],
+            row["club"],
+            *(row[f"r{number}"] for number in data.rounds),
+            row["total"],
+            row["rounds_won"],
+            *(row[f"tb_{key}"] for key in data.tiebreaks if key != "rounds_won"),
+        ]
+        if rankings is not None:
+            line.append(category_names(rankings.player_categories.get(row["registration_id"], ())))
+        lines.append(line)
     return lines
 
 
-def standings_csv(data: StandingsData, rows: list[dict[str, Any]]) -> bytes:
-    return csv_bytes(standings_lines(data, rows))
+def standings_csv(
+    data: StandingsData, rows: list[dict[str, Any]], rankings: TournamentRankings | None = None
+) -> bytes:
+    return csv_bytes(standings_lines(data, rows, rankings))
 
 
-def standings_xlsx(data: StandingsData, rows: list[dict[str, Any]], *, title: str) -> bytes:
+def _sheet_name(name: str) -> str:
+    return "".join(ch for ch in str(name) if ch not in "[]:*?/\\")[:31]
+
+
+def _write_sheet(workbook, name: str, title: str, lines: list[list[Any]], widths: dict[str, int]) -> None:
+    """A worksheet: the title on top, the header (bold, frozen) and the lines below it."""
     from openpyxl.styles import Font
 
-    workbook = new_workbook(_("Standings"))
-    sheet = workbook.active
+    sheet = workbook.create_sheet(_sheet_name(name))
     append_row(sheet, [title])
     sheet["A1"].font = Font(bold=True, size=13)
-    lines = standings_lines(data, rows)
-    append_row(sheet, lines[0])
+    for line in lines:
+        append_row(sheet, line)
     for cell in sheet[2]:
         cell.font = Font(bold=True)
-    for line in lines[1:]:
-        append_row(sheet, line)
     sheet.freeze_panes = "A3"
-    widths = {"A": 7, "B": 6, "C": 28, "D": 24}
     for column, width in widths.items():
         sheet.column_dimensions[column].width = width
+
+
+RANKING_WIDTHS = {"B": 28, "C": 24}
+
+
+def standings_xlsx(
+    data: StandingsData, rows: list[dict[str, Any]], *, title: str, rankings: TournamentRankings | None = None
+) -> bytes:
+    """The standings on the first sheet; with the evening's rankings, a sheet for the club ranking, the
+    team ranking (when teams are declared) and each category after it."""
+    from openpyxl.utils import get_column_letter
+
+    workbook = new_workbook(_("Standings"))
+    workbook.remove(workbook.active)
+    lines = standings_lines(data, rows, rankings)
+    widths = {"A": 7, "B": 6, "C": 28, "D": 24}
+    if rankings is not None:
+        widths[get_column_letter(len(lines[0]))] = 30
+    _write_sheet(workbook, _("Standings"), title, lines, widths)
+    if rankings is not None:
+        for name, part in rankings_sheets(rankings, empty_teams=False):
+            _write_sheet(workbook, name, title, part, RANKING_WIDTHS)
     return workbook_bytes(workbook)
 
 
@@ -77,27 +114,18 @@ def lines_csv(lines: list[list[Any]]) -> bytes:
 
 def sheets_xlsx(sheets: list[tuple[str, list[list[Any]]]], *, title: str) -> bytes:
     """One worksheet per (name, lines with header first), each with the title on top."""
-    from openpyxl.styles import Font
-
     workbook = new_workbook(title)
     workbook.remove(workbook.active)
     for name, lines in sheets:
-        sheet = workbook.create_sheet("".join(ch for ch in str(name) if ch not in "[]:*?/\\")[:31])
-        append_row(sheet, [title])
-        sheet["A1"].font = Font(bold=True, size=13)
-        for line in lines:
-            append_row(sheet, line)
-        for cell in sheet[2]:
-            cell.font = Font(bold=True)
-        sheet.freeze_panes = "A3"
-        sheet.column_dimensions["B"].width = 28
-        sheet.column_dimensions["C"].width = 24
+        _write_sheet(workbook, name, title, lines, RANKING_WIDTHS)
     return workbook_bytes(workbook)
 
 
-def rankings_sheets(rankings) -> list[tuple[str, list[list[Any]]]]:
-    """One evening's club, team and category rankings (`TournamentRankings`) as (sheet, lines)."""
-    from engine.rankings import CATEGORY_LABELS
+def rankings_sheets(
+    rankings: TournamentRankings, *, empty_teams: bool = True
+) -> list[tuple[str, list[list[Any]]]]:
+    """One evening's club, team and category rankings as (sheet, lines); the teams' sheet also when no
+    team is declared, unless `empty_teams` is false."""
 
     def groups(rows) -> list[list[Any]]:
         return [
@@ -106,8 +134,11 @@ def rankings_sheets(rankings) -> list[tuple[str, list[list[Any]]]]:
 
     sheets = [
         (_("Clubs"), [[_("Place"), _("Club"), _("Players counted"), _("Total")], *groups(rankings.clubs)]),
-        (_("Teams"), [[_("Place"), _("Team"), _("Players counted"), _("Total")], *groups(rankings.teams)]),
     ]
+    if rankings.teams or empty_teams:
+        sheets.append(
+            (_("Teams"), [[_("Place"), _("Team"), _("Players counted"), _("Total")], *groups(rankings.teams)])
+        )
     for category, rows in rankings.categories.items():
         lines: list[list[Any]] = [[_("Place"), _("Name"), _("Club"), _("Total")]]
         lines += [

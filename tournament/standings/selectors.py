@@ -5,7 +5,7 @@ Three queries for any size of tournament.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db.models import Prefetch, Q
 
@@ -121,6 +121,20 @@ class TournamentRankings:
     club_value: GroupValue
     teams: list[tuple[GroupRow, Team]]
     categories: dict[Category, list[tuple[int, bool, StandingLine]]]
+    # Registration id → that player's categories on this evening (the standings' category column).
+    player_categories: dict[int, frozenset[Category]] = field(default_factory=dict)
+    field_size: int = 0  # players in the standings
+
+    @property
+    def whole_field(self) -> list[Category]:
+        """Categories every player of the standings is in (all members; all newcomers on a series' first
+        evening): their ranking is the standings themselves."""
+        return [category for category, rows in self.categories.items() if len(rows) == self.field_size]
+
+    @property
+    def listed_categories(self) -> dict[Category, list[tuple[int, bool, StandingLine]]]:
+        """The categories worth listing beside the standings: those that leave somebody out."""
+        return {category: rows for category, rows in self.categories.items() if len(rows) < self.field_size}
 
 
 def tournament_rankings(
@@ -182,4 +196,5 @@ def tournament_rankings(
     return TournamentRankings(
         clubs=[(row, clubs[row.group_id]) for row in club_rows], club_best=best, club_value=value,
         teams=[(row, by_team[row.group_id]) for row in team_rows], categories=categories,
+        player_categories=facts, field_size=len(lines),
     )

@@ -40,6 +40,7 @@ def standings_data(tournament: Tournament, *, after_round: int | None = None) ->
     for line in lines:
         row, player = line.row, line.player
         data = {
+            "registration_id": line.registration.pk,
             "rank": row.rank,
             "shared": row.shared,
             "start_number": line.registration.start_number,

@@ -38,6 +38,12 @@ def category_label(category) -> str:
 
 
 @register.filter
+def category_labels(categories) -> str:
+    """Several categories' names, translated and joined: 'Neulinge, Mitglieder'."""
+    return ", ".join(category_label(category) for category in categories)
+
+
+@register.filter
 def category_prize(category) -> str:
     """A category certificate's title: 'Beste Dame', 'Bester Jugendlicher', …"""
     from django.utils.translation import gettext

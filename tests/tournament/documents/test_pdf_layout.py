@@ -1,5 +1,6 @@
 """Every printed document, rendered and read back word by word (pdftotext -bbox): no word leaves the
-printable area, no two words overlap. A whole evening: 23 players with long names and clubs, 8 rounds."""
+printable area, no two words overlap. A whole evening: 23 players with long names and clubs, 8 rounds,
+women and men (the standings list the categories after the table)."""
 
 import pytest
 from django.urls import reverse
@@ -22,7 +23,7 @@ def evening(tournament, organizer):
             tournament=tournament, start_number=i + 1,
             player=PlayerFactory(
                 first_name=f"Maximiliane-Friederike{i}", last_name="von Hohenzollern-Sigmaringen",
-                club__name=f"UNO-Freunde Oberschwaben-Allgäu e. V. {i % 4}",
+                club__name=f"UNO-Freunde Oberschwaben-Allgäu e. V. {i % 4}", gender="fm"[i % 2],
             ),
         )
     return tournament
@@ -55,9 +56,18 @@ def test_standings_with_eight_rounds_fit_the_page(organizer_client, played, tmp_
     last = [w.text for w in found if w.page == len(pages) - 1]
     assert "Runde" in last and "farbig." in last
     assert sum(1 for w in last if w in ("1.", "2.", "3.")) >= 3
-    # long names keep to one line: every "von" sits on the line of its first name
-    firsts = [w for w in found if w.text.startswith("Maximiliane-Friederike") and w.page < len(pages) - 1]
-    vons = [w for w in found if w.text == "von" and w.page < len(pages) - 1]
+    # after the table, before the chart: the club ranking and the categories
+    clubs = next(w for w in found if w.text == "Vereinswertung")
+    assert clubs.page < len(pages) - 1
+    assert {"Kategorien", "Damen", "Herren"} <= {w.text for w in found if w.page < len(pages) - 1}
+    # no row is cut across two pages: every surname lies on its first name's page, on its line or the next
+    firsts_anywhere = [w for w in found if w.text.startswith("Maximiliane-Friederike")]
+    for last in (w for w in found if w.text == "Hohenzollern-Sigmaringen"):
+        assert any(f.page == last.page and 0 <= last.y0 - f.y0 < 20 for f in firsts_anywhere), last
+    # long names keep to one line in the table: every "von" sits on the line of its first name
+    table = [w for w in found if (w.page, w.y0) < (clubs.page, clubs.y0)]
+    firsts = [w for w in table if w.text.startswith("Maximiliane-Friederike")]
+    vons = [w for w in table if w.text == "von"]
     assert len(firsts) == 23
     assert all(any(abs(v.y0 - f.y0) < 1 and v.page == f.page for v in vons) for f in firsts)
 

@@ -203,9 +203,14 @@ def test_standings_header_repeats_and_pages_are_numbered(tournament, settings):
     pages = pdf_pages(pdf)
     assert len(pages) >= 2
     *table_pages, chart_page = pages  # the chart has the last page to itself
+    # The standings, then the club ranking (60 clubs of one player) and the categories: every page's
+    # table repeats its header.
+    rankings_from = next(index for index, page in enumerate(table_pages) if "Club ranking" in page)
+    assert rankings_from >= 1
     for number, page in enumerate(table_pages, start=1):
-        assert "Place" in page and "Name" in page
+        assert "Place" in page and ("Name" in page or "Club" in page)
         assert f"Page {number} of {len(pages)}" in flat(page)
+    assert all("Name" in page for page in table_pages[:rankings_from])
     assert "added up round by round" in chart_page
     assert f"Page {len(pages)} of {len(pages)}" in flat(chart_page)
     assert document.final is False

@@ -142,6 +142,22 @@ def test_exports(organizer_client, season):
     assert [cell.value for cell in book["Clubs"][3]] == ["1.", "Rot", 2, 14]
 
 
+def test_the_season_export_lists_each_players_categories(organizer_client, season):
+    *_, second = season
+    text = organizer_client.get(f"/{second.pk}/series/export/").content.decode("utf-8-sig")
+    season_part = text.split("\r\n\r\n")[0].splitlines()
+    assert season_part[0].split(";")[-1] == "Categories"
+    by_name = {line.split(";")[1].split()[0]: line.split(";")[-1] for line in season_part[1:]}
+    assert by_name == {
+        "Anna": "Women, Juniors, Members", "Ben": "Members", "Cem": "Seniors, Members",
+        "Dora": "Women, Guests",
+    }
+    book = load_workbook(io.BytesIO(organizer_client.get(f"/{second.pk}/series/export/?format=xlsx").content))
+    header, *rows = book["Season"].iter_rows(min_row=2, values_only=True)
+    assert header[-1] == "Categories"
+    assert {row[1].split()[0]: row[-1] for row in rows}["Dora"] == "Women, Guests"
+
+
 def test_pdfs(organizer_client, season):
     *_, second = season
     text = pdf_text(organizer_client.get(f"/print/{second.pk}/series-standings.pdf"))

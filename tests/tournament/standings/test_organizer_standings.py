@@ -7,8 +7,9 @@ import pytest
 from django.urls import reverse
 from openpyxl import load_workbook
 
-from tests.factories import RegistrationFactory, TournamentFactory, play_round
-from tournament.models import Registration, Round, Seat, Submission, SubmissionEntry, Table
+from engine.rankings import Category
+from tests.factories import RegistrationFactory, SeriesFactory, TournamentFactory, play_round
+from tournament.models import Registration, Round, Seat, Submission, SubmissionEntry, Table, Team
 
 
 def url(name, tournament):
@@ -114,9 +115,35 @@ def build_played_tournament(organizer, n_players, n_rounds=6):
 def test_standings_query_count_is_constant(client, organizer, django_assert_num_queries, n_players):
     tournament = build_played_tournament(organizer, n_players)
     client.force_login(organizer)
-    # session + user, tournament, organizer check, rounds, registrations, results, closed rounds
-    with django_assert_num_queries(8):
+    # session + user, tournament, organizer check, rounds, registrations, results, closed rounds; the
+    # rankings below the table: the teams (none declared: their players are not asked for)
+    with django_assert_num_queries(9):
         response = client.get(url("standings", tournament))
     assert response.status_code == 200
     assert len(response.context["data"].rows) == n_players
     assert Registration.objects.filter(tournament=tournament).count() == n_players
+    # The club filter swaps the table only, without the rankings.
+    with django_assert_num_queries(8):
+        client.get(url("standings", tournament), {"club": "Club 1"}, HTTP_HX_REQUEST="true",
+                   HTTP_HX_TARGET="standings-table")
+
+
+@pytest.mark.parametrize("n_players", [20, 200])
+def test_standings_of_a_series_evening_with_teams_query_count_is_constant(
+    client, organizer, django_assert_num_queries, n_players
+):
+    """An evening of a series with teams: the rankings below the table add the series (K and the age
+    limits), the teams, their players and the series' earlier evenings (who is new): four queries."""
+    tournament = build_played_tournament(organizer, n_players)
+    tournament.series = SeriesFactory()
+    tournament.save()
+    regs = list(tournament.registrations.order_by("start_number"))
+    for number in range(n_players // 5):
+        team = Team.objects.create(tournament=tournament, name=f"Team {number}")
+        team.members.set(regs[number * 5:number * 5 + 3])
+    client.force_login(organizer)
+    with django_assert_num_queries(12):
+        response = client.get(url("standings", tournament))
+    rankings = response.context["rankings"]
+    assert len(rankings.teams) == n_players // 5 and len(rankings.clubs) == 7
+    assert len(rankings.categories[Category.NEWCOMER]) == n_players  # the series' first evening

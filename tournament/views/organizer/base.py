@@ -12,6 +12,9 @@ from django.views.generic import FormView, TemplateView, View
 from tournament.models import Round
 from tournament.permissions import TournamentOrganizerMixin
 
+# Lines of each category ranking on a page (standings, series); the exports and the PDFs list everyone.
+CATEGORY_LINES = 10
+
 
 def error_text(error: ValidationError) -> str:
     return " ".join(error.messages)

@@ -19,10 +19,9 @@ from tournament.series.services import series_create, series_join, series_leave,
 from tournament.series.tables import SeasonTable, season_rows
 from tournament.standings.exports import lines_csv, sheets_xlsx
 
-from .base import OrganizerAction, OrganizerPage, error_text
+from .base import CATEGORY_LINES, OrganizerAction, OrganizerPage, error_text
 
 SEASON_PAGE_SIZE = 50
-CATEGORY_LINES = 10  # on the page; the exports and the PDF list every player of a category
 
 
 class SeriesPageMixin:

@@ -1,4 +1,6 @@
-"""Standings after any round: sortable, filtered by club, exported as CSV or XLSX."""
+"""Standings after any round: sortable, filtered by club, with the evening's club, team and category
+rankings below the table; exported as CSV (a column of each player's categories) or XLSX (a sheet per
+ranking)."""
 
 from __future__ import annotations
 
@@ -10,10 +12,10 @@ from django_tables2 import RequestConfig
 from engine.numbers import parse_natural
 from tournament.standings.charts import chart_for_standings
 from tournament.standings.exports import standings_csv, standings_xlsx
-from tournament.standings.selectors import counted_rounds
+from tournament.standings.selectors import counted_rounds, tournament_rankings
 from tournament.standings.tables import StandingsData, StandingsTable, standings_data
 
-from .base import OrganizerPage
+from .base import CATEGORY_LINES, OrganizerPage
 
 
 class StandingsMixin:
@@ -38,6 +40,8 @@ class StandingsView(StandingsMixin, OrganizerPage):
         RequestConfig(self.request, paginate=False).configure(table)
         # The club filter swaps only the table (htmx); another round reloads the page with its chart.
         table_only = bool(self.request.htmx) and self.request.htmx.target == "standings-table"
+        # The rankings of the whole evening after the chosen round: the club filter narrows only the table.
+        rankings = tournament_rankings(self.tournament, data.lines) if data.lines and not table_only else None
         context.update(
             data=data,
             table=table,
@@ -46,6 +50,8 @@ class StandingsView(StandingsMixin, OrganizerPage):
             after=data.rounds[-1] if data.rounds else None,
             chart_svg="" if table_only else chart_for_standings(data.rounds, data.lines),
             missed_any=any(row["rounds_missed"] for row in data.rows),
+            rankings=rankings,
+            category_lines=CATEGORY_LINES,
         )
         return context
 
@@ -56,21 +62,23 @@ class StandingsView(StandingsMixin, OrganizerPage):
 
 
 class StandingsExportView(StandingsMixin, OrganizerPage):
-    """`?format=xlsx` or CSV (the default), with the same round and club choice as the page."""
+    """`?format=xlsx` or CSV (the default), with the same round and club choice as the page. The club
+    choice narrows the standings' lines; the ranking sheets are the whole evening's."""
 
     def get(self, request, *args, **kwargs):
         data, club = self.data(), self.club()
         rows = data.filtered(club)
+        rankings = tournament_rankings(self.tournament, data.lines)
         after = data.rounds[-1] if data.rounds else 0
         base = slugify(f"{self.tournament.name}-{_('standings')}-{after}") or "standings"
         if request.GET.get("format") == "xlsx":
             title = _("%(name)s: standings after round %(n)s") % {"name": self.tournament.name, "n": after}
             response = HttpResponse(
-                standings_xlsx(data, rows, title=title),
+                standings_xlsx(data, rows, title=title, rankings=rankings),
                 content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
             )
             response["Content-Disposition"] = f'attachment; filename="{base}.xlsx"'
             return response
-        response = HttpResponse(standings_csv(data, rows), content_type="text/csv; charset=utf-8")
+        response = HttpResponse(standings_csv(data, rows, rankings), content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{base}.csv"'
         return response
