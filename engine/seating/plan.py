@@ -34,9 +34,11 @@ _SOFT_STAGES = (2, 6, 20, 60)
 _REPLAN_SLACK = 1  # re-planning keeps the old plan unless that costs more than this many repeats
 
 
-def _budget(base: int, n: int, effort: int) -> int:
+def _budget(base: int, n: int, effort: float) -> int:
+    """Evaluations for a field of ``n``: the full budget up to ``_FULL_BUDGET_UP_TO`` players (small
+    fields are cheap per move), proportionally less above, times ``effort``."""
     scale = min(1.0, _FULL_BUDGET_UP_TO / max(1, n))
-    return int(base * scale) * max(1, effort)
+    return max(1, int(int(base * scale) * effort))
 
 
 def _seat_one(
@@ -92,7 +94,7 @@ def seat_round(
     separate_clubs: bool | None = None,
     preferred: int | None = None,
     n_rounds: int | None = None,
-    effort: int = 1,
+    effort: float = 1.0,
 ) -> Round:
     """The next round: tables in the order of ``sizes``, each a list of player ids in seat order.
 
@@ -101,7 +103,7 @@ def seat_round(
     odd ones; by default it is the most common size in ``sizes``.  ``n_rounds``: the rounds of the
     tournament; this round is then planned together with all remaining rounds (only this one is
     returned), so that it leaves them good seatings.  ``effort`` multiplies the search budget (the
-    best-known computation in ``bench/`` uses it; the app uses 1).
+    best-known computation in ``bench/`` raises it; the app takes ``SEATING_EFFORT``, 1 by default).
     """
     ctx = _Context(players, history, sizes, preferred)
     rng = random.Random(seed)
@@ -138,7 +140,7 @@ def seat_round(
 
 @functools.lru_cache(maxsize=8)
 def _canonical_plan(
-    n: int, sizes: tuple[int, ...], n_rounds: int, preferred: int | None, effort: int
+    n: int, sizes: tuple[int, ...], n_rounds: int, preferred: int | None, effort: float
 ) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """The whole-tournament plan for ``n`` players as indices, from a fixed seed: the same in every call,
     so that round after round, ``seat_round`` can recognise the rounds played so far as its beginning.
@@ -150,7 +152,7 @@ def _canonical_plan(
 
 
 def _from_canonical_plan(
-    ctx: _Context, n_rounds: int, preferred: int | None, rng: random.Random, effort: int
+    ctx: _Context, n_rounds: int, preferred: int | None, rng: random.Random, effort: float
 ) -> list[list[int]] | None:
     """In fields up to ``_CANONICAL_UP_TO`` players: when the history is (isomorphic to) the beginning
     of the canonical plan, its next round; the relabelling is random (from the seed), the plan is not.
@@ -247,7 +249,7 @@ def plan_schedule(
     history: Sequence[Round] = (),
     previous_plan: Sequence[Round] | None = None,
     preferred: int | None = None,
-    effort: int = 1,
+    effort: float = 1.0,
 ) -> list[Round]:
     """Plan rounds ``len(history)+1 .. n_rounds`` for the active players.
 

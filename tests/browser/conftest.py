@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import sync_playwright
 
-from tests.tournament.conftest import english, fast_password_hashing  # noqa: F401  (autouse fixtures)
+from tests.tournament.conftest import english, fast_password_hashing, quick_seating  # noqa: F401  (autouse)
 
 CHROMIUM = "/usr/bin/chromium"
 # The hall may have no internet: nothing in the background may try to reach it.

@@ -25,6 +25,9 @@ def open_round(tournament):
     return RoundFactory(tournament=tournament, number=1, status=Round.Status.OPEN)
 
 
+QUICK_SEATING = 0.02
+
+
 def _table(round_, number, players):
     table = TableFactory(round=round_, number=number)
     for position, player in enumerate(players, start=1):
@@ -74,6 +77,13 @@ def fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
+def quick_seating(settings):
+    """The app's flows need valid seatings, not the best: a small fraction of the search's budget (its
+    quality is judged at the full budget in tests/engine and bench/seating.py)."""
+    settings.SEATING_EFFORT = QUICK_SEATING
+
+
+@pytest.fixture(autouse=True)
 def english(settings):
     """Assertions read the English source strings, whatever translations exist."""
     settings.LANGUAGE_CODE = "en"
@@ -106,6 +116,7 @@ def module_db(django_db_setup, django_db_blocker, tmp_path_factory):
     each test runs in a savepoint inside it (pytest-django's `db`), so no test sees another's changes.
     Not for tests that need committed data (`transaction=True`, other threads)."""
     quiet = override_settings(
+        SEATING_EFFORT=QUICK_SEATING,
         PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
         LANGUAGE_CODE="en",
         CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "build"}},

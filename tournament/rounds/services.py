@@ -10,6 +10,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable, Sequence
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count
@@ -76,7 +77,7 @@ def _plan_rounds(
     rounds = seating.plan_schedule(
         selectors.seating_players(regs), tournament.rounds_total, sizes, seed=seed,
         history=selectors.seating_history(tournament, before_round=number),
-        previous_plan=previous or None, preferred=tournament.table_size,
+        previous_plan=previous or None, preferred=tournament.table_size, effort=settings.SEATING_EFFORT,
     )
     return {
         "players": sorted(reg.pk for reg in regs), "sizes": sizes, "seed": seed,
@@ -126,6 +127,7 @@ def _next_tables(
         separate_clubs=clubs or bool(teams),
         preferred=tournament.table_size,
         n_rounds=tournament.rounds_total,
+        effort=settings.SEATING_EFFORT,
     )
 
 
