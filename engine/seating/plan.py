@@ -147,7 +147,7 @@ def _canonical_plan(
     Kept for a few formats, so that the rounds after the first cost little in the same process."""
     ctx = _Context([SeatingPlayer(i) for i in range(n)], [], sizes, preferred)
     rng = random.Random(_CANONICAL_SEED + n)
-    fixed, free = _fresh_plan(ctx, n_rounds, rng, _budget(_PLAN_BUDGET, n, effort))
+    fixed, free = _fresh_plan(ctx, n_rounds, rng, _budget(_PLAN_BUDGET, n, effort), effort)
     return tuple(tuple(tuple(t) for t in rnd) for rnd in [*fixed, *free])
 
 
@@ -271,7 +271,7 @@ def plan_schedule(
         previous_plan = previous_plan[h:]  # the whole earlier plan was passed: keep the unplayed part
     budget = _budget(_PLAN_BUDGET, ctx.n, effort)
     club_first = h == 0
-    fixed, free = _fresh_plan(ctx, n_rounds, rng, budget)
+    fixed, free = _fresh_plan(ctx, n_rounds, rng, budget, effort)
     if previous_plan is not None:
         fresh_repeats = _repeats(ctx, [*fixed, *free])
         warm_ctx = ctx.clone()
@@ -288,8 +288,9 @@ def plan_schedule(
     return out
 
 
-def _fresh_plan(ctx: _Context, n_rounds: int, rng: random.Random, budget: int):
-    """(design rounds, searched rounds) after the history of ``ctx`` (not changed)."""
+def _fresh_plan(ctx: _Context, n_rounds: int, rng: random.Random, budget: int, effort: float):
+    """(design rounds, searched rounds) after the history of ``ctx`` (not changed); ``effort`` scales
+    the budget of a design's first round as ``budget`` is scaled."""
     h = len(ctx.history)
     m = n_rounds - h
     ctx = ctx.clone()
@@ -299,7 +300,7 @@ def _fresh_plan(ctx: _Context, n_rounds: int, rng: random.Random, budget: int):
     if h == 0 and has_design:
         # any first round is isomorphic to the design's first round: seat it for the clubs, then
         # continue the design from it
-        first = _seat_one(ctx, rng, True, _budget(_ROUND_BUDGET, ctx.n, 1))
+        first = _seat_one(ctx, rng, True, _budget(_ROUND_BUDGET, ctx.n, min(1.0, effort)))
         _count_odd(ctx, first)
         fixed.append(first)
         known.append(first)
