@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs the whole suite on SQLite, then every test that touches the database again on a throwaway
-# PostgreSQL 15 cluster on loopback (the engine's tests need no database and run once).
+# Runs the whole suite on SQLite, then every test of the app's code again on a throwaway PostgreSQL 15
+# cluster on loopback. Run once: the engine's tests (no database) and the real-browser tests (they
+# drive the same views and services as tests/tournament, which runs on both; SQLite is the hall's
+# database).
 # COVERAGE=1 measures line coverage on the SQLite run (it triples the time of the seating search).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,5 +35,5 @@ trap cleanup EXIT
   -o "-c listen_addresses=127.0.0.1 -p $port -k $pgdir -c fsync=off -c full_page_writes=off" start >/dev/null
 echo "== test suite on PostgreSQL"
 pg_tests=("$@")
-[ ${#pg_tests[@]} -eq 0 ] && pg_tests=(tests/tournament tests/browser)
+[ ${#pg_tests[@]} -eq 0 ] && pg_tests=(tests/tournament)
 DATABASE_URL="postgres://uno@127.0.0.1:$port/uno" $PY -m pytest -n "$WORKERS" -p no:cacheprovider "${pg_tests[@]}"
