@@ -96,6 +96,18 @@ class Vocabulary:
             return str(found.verbose_name)
         return key.replace("_", " ")
 
+    def ordered(self, items: Iterable[tuple[str, Any]]) -> list[tuple[str, Any]]:
+        """A snapshot's keys in the models' field order, other keys after them by name: PostgreSQL's
+        jsonb does not keep the order in which they were recorded, so the page may not rely on it."""
+        return sorted(items, key=lambda item: (self._position(item[0]), item[0]))
+
+    def _position(self, key: str) -> tuple[int, int]:
+        for index, model in enumerate(self.models):
+            found = _model_field(model, key)
+            if found is not None:
+                return index, _field_index(model, found.name)
+        return len(self.models), 0
+
     def value_labels(self, key: str) -> Mapping[str, Any] | None:
         if key in self.values:
             return self.values[key]
@@ -110,6 +122,11 @@ def _model_field(model: type[models.Model], key: str) -> models.Field | None:
     except FieldDoesNotExist:
         return None
     return found if getattr(found, "concrete", False) else None
+
+
+@cache
+def _field_index(model: type[models.Model], name: str) -> int:
+    return [f.name for f in model._meta.concrete_fields].index(name)
 
 
 @cache
@@ -305,7 +322,7 @@ class Display:
     def _flatten(self, vocabulary: Vocabulary, value: Any, prefix: str = "") -> dict[str, _Flat]:
         """Nested snapshots as flat keys; per-player lines keyed by start number and name."""
         flat: dict[str, _Flat] = {}
-        for key, item in value.items() if isinstance(value, dict) else [("", value)]:
+        for key, item in vocabulary.ordered(value.items()) if isinstance(value, dict) else [("", value)]:
             label = vocabulary.label(key) if key else ""
             path = f"{prefix}{NESTING}{label}" if prefix and label else (label or prefix)
             if key == "rounds" and isinstance(item, dict):  # the seating plan: round number → tables
@@ -388,7 +405,8 @@ class Display:
         if isinstance(value, dict):
             # One player's line of a result: its values in a row, the empty ones left out.
             parts = [
-                (vocabulary.label(k), self.text(vocabulary, k, v)) for k, v in value.items()
+                (vocabulary.label(k), self.text(vocabulary, k, v))
+                for k, v in vocabulary.ordered(value.items())
                 if v is not None and v != "" and v is not False
             ]
             return SEPARATOR.join(f"{label}: {text}" for label, text in parts if text)
