@@ -56,9 +56,14 @@ class Tiebreak:
 
     def sort_value(self, value: int | None, fmt: ScoringFormat) -> tuple[int, int]:
         """Ascending sort key for a metric value (better first); a missing value sorts last."""
+        return self.order(value, self.higher_is_better(fmt))
+
+    @staticmethod
+    def order(value: int | None, higher_is_better: bool) -> tuple[int, int]:
+        """`sort_value` with the direction known."""
         if value is None:
             return (1, 0)
-        return (0, -value if self.higher_is_better(fmt) else value)
+        return (0, -value if higher_is_better else value)
 
 
 def _worst_round(summary: PlayerSummary, fmt: ScoringFormat) -> int | None:
@@ -140,34 +145,43 @@ def compute_standings(
             for number, result in row.items():
                 highest[number] = max(highest.get(number, 0), result.score)
     tiebreaks = [TIEBREAKS[key] for key in settings.tiebreaks if key in TIEBREAKS]
+    lower = fmt.lower_is_better
+    # Each metric's direction once per call, not once per player.
+    directions = [(tb.key, tb.higher_is_better(fmt)) for tb in tiebreaks]
 
     entries = []
     for pid, row in table.items():
         summary = PlayerSummary(pid)
+        per_round, charged = summary.per_round, summary.charged
         for number in rounds:
             result = row.get(number)
-            summary.per_round[number] = None if result is None else result.score
-            if result is None and charge:
-                summary.charged[number] = highest.get(number, 0)
-            elif result is not None and result.went_out:
-                summary.rounds_won += 1
+            if result is None:
+                per_round[number] = None
+                if charge:
+                    charged[number] = highest.get(number, 0)
+            else:
+                per_round[number] = result.score
+                if result.went_out:
+                    summary.rounds_won += 1
         played = len(row)
         total = sum(summary.scores())
         complete = played == len(rounds)
         group = 1 if not complete and not charge else 0
         values = {tb.key: tb.metric(summary, fmt) for tb in tiebreaks}
+        # The row shows the worst round whether or not it breaks ties: computed once either way.
+        worst = values["worst_round"] if "worst_round" in values else _worst_round(summary, fmt)
         key = (
             group,
-            total if fmt.lower_is_better else -total,
+            total if lower else -total,
             -played if group else 0,
-            *(tb.sort_value(values[tb.key], fmt) for tb in tiebreaks),
+            *[Tiebreak.order(values[key], higher) for key, higher in directions],
         )
-        entries.append((key, pid, summary, total, played, complete, values))
+        entries.append((key, pid, summary, total, played, complete, values, worst))
     entries.sort(key=lambda e: (e[0], e[1]))
 
     rows: list[StandingRow] = []
     rank = 0
-    for index, (key, pid, summary, total, played, complete, values) in enumerate(entries):
+    for index, (key, pid, summary, total, played, complete, values, worst) in enumerate(entries):
         if index == 0 or key != entries[index - 1][0]:
             rank = index + 1
         shared = (index > 0 and key == entries[index - 1][0]) or (
@@ -181,7 +195,7 @@ def compute_standings(
                 total=total,
                 per_round=summary.per_round,
                 rounds_won=summary.rounds_won,
-                worst_round=_worst_round(summary, fmt),
+                worst_round=worst,
                 rounds_played=played,
                 rounds_missed=len(rounds) - played,
                 charged=summary.charged,
