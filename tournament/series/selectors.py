@@ -65,20 +65,24 @@ def evening_results(evenings: list[Tournament]) -> tuple[list[EveningResult], di
     """Every player's place and total on each evening, from the confirmed results of its closed rounds
     (three queries for all evenings together), and registration id → player id."""
     by_pk = {evening.pk: evening for evening in evenings}
+    # No query here needs an order (the engine's results do not depend on it): without one, none joins
+    # the tournaments to sort by their date, and the 4,000 entries of a season are not sorted at all.
     rounds: dict[int, list[int]] = {pk: [] for pk in by_pk}
     for tournament_id, number in Round.objects.filter(
         tournament__in=evenings, status=Round.Status.CLOSED
-    ).values_list("tournament_id", "number"):
+    ).order_by().values_list("tournament_id", "number"):
         rounds[tournament_id].append(number)
     # Registration → player as plain ids; each player's record is read once (not once per evening).
-    regs = dict(Registration.objects.filter(tournament__in=evenings).values_list("pk", "player_id"))
+    regs = dict(
+        Registration.objects.filter(tournament__in=evenings).order_by().values_list("pk", "player_id")
+    )
     per_evening: dict[int, list[RoundResult]] = {pk: [] for pk in by_pk}
     for tournament_id, reg_id, number, score, went_out in SubmissionEntry.objects.filter(
         submission__confirmed=True,
         submission__table__round__tournament__in=evenings,
         submission__table__round__status=Round.Status.CLOSED,
-    ).values_list(
-        "registration__tournament_id", "registration_id", "submission__table__round__number",
+    ).order_by().values_list(
+        "submission__table__round__tournament_id", "registration_id", "submission__table__round__number",
         "score", "went_out",
     ):
         per_evening[tournament_id].append(RoundResult(reg_id, number, score, went_out))
