@@ -6,6 +6,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import django_tables2 as tables
+from django.utils.formats import localize
+from django.utils.html import format_html_join
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -93,12 +96,14 @@ class SeasonTable(tables.Table):
         ]
         super().__init__(rows, extra_columns=extra, **kwargs)
 
-    def page_lines(self) -> Iterator[tuple[str, list[tuple[str, Any]]]]:
-        """The lines of the current page as (the row's attributes, [(a cell's attributes, its text)]).
+    def page_lines(self) -> Iterator[tuple[str, SafeString]]:
+        """The lines of the current page as (the row's attributes, its cells as HTML).
 
-        The same cells as django-tables2's `row.items`, which resolves every cell by introspecting the
-        column's `render` and rebuilds the column's attributes for each cell (some 0.2 ms a cell, 17
-        columns by 50 lines a page); here each column's attributes are built once per page.
+        The same cells as django-tables2's `row.items` in its template (localized and escaped as a
+        template's `{{ cell }}` does), which resolves every cell by introspecting the column's
+        `render`, rebuilds the column's attributes for each cell and renders each through a template
+        (some 0.2 ms a cell, 17 columns by 50 lines a page); here each column's attributes are built
+        once per page and a line's cells are joined in one `format_html_join`.
         """
         columns = [
             (column.attrs["td"].as_html(), column.column, column.name, column.default)
@@ -106,7 +111,7 @@ class SeasonTable(tables.Table):
         ]
         for row in self.paginated_rows:
             record = row.record
-            yield row.attrs.as_html(), [
-                (attrs, column.text(record[name], record, default))
+            yield row.attrs.as_html(), format_html_join("", "<td {}>{}</td>", (
+                (attrs, localize(column.text(record[name], record, default)))
                 for attrs, column, name, default in columns
-            ]
+            ))
