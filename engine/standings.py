@@ -128,13 +128,14 @@ def _collect(
     return table
 
 
-def compute_standings(
+def _ranked(
     player_ids: Sequence[int],
     results: Iterable[RoundResult],
     round_numbers: Sequence[int],
-    settings: StandingsSettings = StandingsSettings(),
-) -> list[StandingRow]:
-    """Rank players over the counted rounds; the order of the inputs does not matter."""
+    settings: StandingsSettings,
+) -> tuple[list[int], list[tuple[int, bool, tuple]]]:
+    """The counted rounds, and (rank, shared, entry) best first; an entry is (sort key, player id,
+    summary, total, rounds played, complete, tie-break values, worst round)."""
     fmt = settings.fmt
     rounds = sorted(set(round_numbers))
     table = _collect(player_ids, results, rounds)
@@ -177,30 +178,56 @@ def compute_standings(
             *[Tiebreak.order(values[key], higher) for key, higher in directions],
         )
         entries.append((key, pid, summary, total, played, complete, values, worst))
-    entries.sort(key=lambda e: (e[0], e[1]))
+    # By key, then player id: the ids differ, so the sort never compares further into an entry.
+    entries.sort()
 
-    rows: list[StandingRow] = []
+    placed: list[tuple[int, bool, tuple]] = []
     rank = 0
-    for index, (key, pid, summary, total, played, complete, values, worst) in enumerate(entries):
+    for index, entry in enumerate(entries):
+        key = entry[0]
         if index == 0 or key != entries[index - 1][0]:
             rank = index + 1
         shared = (index > 0 and key == entries[index - 1][0]) or (
             index + 1 < len(entries) and key == entries[index + 1][0]
         )
-        rows.append(
-            StandingRow(
-                player_id=pid,
-                rank=rank,
-                shared=shared,
-                total=total,
-                per_round=summary.per_round,
-                rounds_won=summary.rounds_won,
-                worst_round=worst,
-                rounds_played=played,
-                rounds_missed=len(rounds) - played,
-                charged=summary.charged,
-                complete=complete,
-                tiebreak_values=values,
-            )
+        placed.append((rank, shared, entry))
+    return rounds, placed
+
+
+def compute_standings(
+    player_ids: Sequence[int],
+    results: Iterable[RoundResult],
+    round_numbers: Sequence[int],
+    settings: StandingsSettings = StandingsSettings(),
+) -> list[StandingRow]:
+    """Rank players over the counted rounds; the order of the inputs does not matter."""
+    rounds, placed = _ranked(player_ids, results, round_numbers, settings)
+    return [
+        StandingRow(
+            player_id=pid,
+            rank=rank,
+            shared=shared,
+            total=total,
+            per_round=summary.per_round,
+            rounds_won=summary.rounds_won,
+            worst_round=worst,
+            rounds_played=played,
+            rounds_missed=len(rounds) - played,
+            charged=summary.charged,
+            complete=complete,
+            tiebreak_values=values,
         )
-    return rows
+        for rank, shared, (_key, pid, summary, total, played, complete, values, worst) in placed
+    ]
+
+
+def standing_places(
+    player_ids: Sequence[int],
+    results: Iterable[RoundResult],
+    round_numbers: Sequence[int],
+    settings: StandingsSettings = StandingsSettings(),
+) -> list[tuple[int, int, int]]:
+    """(player id, rank, total) of every player, best first: the ranks and totals of
+    `compute_standings`, without building its rows (a series needs only these of every evening)."""
+    _rounds, placed = _ranked(player_ids, results, round_numbers, settings)
+    return [(entry[1], rank, entry[3]) for rank, _shared, entry in placed]

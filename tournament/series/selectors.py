@@ -22,7 +22,7 @@ from engine.rankings import (
     group_ranking,
 )
 from engine.series import EveningResult, SeasonRow, season_ranking
-from engine.standings import RoundResult, compute_standings
+from engine.standings import RoundResult, standing_places
 from tournament.models import Club, Player, Registration, Round, Series, SubmissionEntry, Tournament
 
 from ..standings.selectors import standings_settings
@@ -90,13 +90,11 @@ def evening_results(evenings: list[Tournament]) -> tuple[list[EveningResult], di
     for pk, evening in by_pk.items():
         entries = per_evening[pk]
         players = sorted({entry.player_id for entry in entries})
-        rows = compute_standings(players, entries, rounds[pk], standings_settings(evening))
+        # Only the places and totals: the evening's full rows (rounds, tie-break values) are not shown.
+        places = standing_places(players, entries, rounds[pk], standings_settings(evening))
         results += [
-            EveningResult(
-                player_id=regs[row.player_id], evening=pk, place=row.rank, total=row.total,
-                field_size=len(rows),
-            )
-            for row in rows
+            EveningResult(player_id=regs[reg_id], evening=pk, place=rank, total=total, field_size=len(places))
+            for reg_id, rank, total in places
         ]
     return results, regs
 
