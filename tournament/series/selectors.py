@@ -2,12 +2,14 @@
 
 The season standings of any number of evenings and players take five queries: the evenings, their
 counted rounds, the registrations, the confirmed entries, and the players with their clubs. Each evening is
-ranked by `engine.standings` with its own settings; the season by `engine.series`.
+ranked by `engine.standings` with its own settings (remembered per process on exactly that input:
+`_evening_places`); the season by `engine.series`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from django.db.models import QuerySet
 
@@ -22,7 +24,7 @@ from engine.rankings import (
     group_ranking,
 )
 from engine.series import EveningResult, SeasonRow, season_ranking
-from engine.standings import RoundResult, standing_places
+from engine.standings import RoundResult, StandingsSettings, standing_places
 from tournament.models import Club, Player, Registration, Round, Series, SubmissionEntry, Tournament
 
 from ..standings.selectors import standings_settings
@@ -61,6 +63,22 @@ class SeriesStandings:
         return [evening.pk for evening in self.evenings]
 
 
+@lru_cache(maxsize=64)  # a season of 12 evenings five times over, some 50 kB an evening
+def _evening_places(
+    settings: StandingsSettings, rounds: tuple[int, ...], entries: tuple[tuple[int, int, int, bool], ...]
+) -> tuple[tuple[int, int, int], ...]:
+    """(registration id, place, total) of one evening from its settings, counted rounds and confirmed
+    entries (registration, round, score, went out), sorted.
+
+    A pure function of exactly what it is given, so it is remembered per process: the key is the whole
+    input, and any new, corrected or withdrawn result, round or setting is another key (never a stale
+    ranking). A season's past evenings are not ranked again on every request.
+    """
+    results = [RoundResult(*entry) for entry in entries]
+    players = sorted({entry[0] for entry in entries})
+    return tuple(standing_places(players, results, rounds, settings))
+
+
 def evening_results(evenings: list[Tournament]) -> tuple[list[EveningResult], dict[int, int]]:
     """Every player's place and total on each evening, from the confirmed results of its closed rounds
     (three queries for all evenings together), and registration id → player id."""
@@ -76,7 +94,7 @@ def evening_results(evenings: list[Tournament]) -> tuple[list[EveningResult], di
     regs = dict(
         Registration.objects.filter(tournament__in=evenings).order_by().values_list("pk", "player_id")
     )
-    per_evening: dict[int, list[RoundResult]] = {pk: [] for pk in by_pk}
+    per_evening: dict[int, list[tuple[int, int, int, bool]]] = {pk: [] for pk in by_pk}
     for tournament_id, reg_id, number, score, went_out in SubmissionEntry.objects.filter(
         submission__confirmed=True,
         submission__table__round__tournament__in=evenings,
@@ -85,13 +103,12 @@ def evening_results(evenings: list[Tournament]) -> tuple[list[EveningResult], di
         "submission__table__round__tournament_id", "registration_id", "submission__table__round__number",
         "score", "went_out",
     ):
-        per_evening[tournament_id].append(RoundResult(reg_id, number, score, went_out))
+        per_evening[tournament_id].append((reg_id, number, score, went_out))
     results = []
     for pk, evening in by_pk.items():
-        entries = per_evening[pk]
-        players = sorted({entry.player_id for entry in entries})
-        # Only the places and totals: the evening's full rows (rounds, tie-break values) are not shown.
-        places = standing_places(players, entries, rounds[pk], standings_settings(evening))
+        places = _evening_places(
+            standings_settings(evening), tuple(sorted(rounds[pk])), tuple(sorted(per_evening[pk]))
+        )
         results += [
             EveningResult(player_id=regs[reg_id], evening=pk, place=rank, total=total, field_size=len(places))
             for reg_id, rank, total in places
