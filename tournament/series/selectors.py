@@ -63,20 +63,33 @@ class SeriesStandings:
         return [evening.pk for evening in self.evenings]
 
 
-@lru_cache(maxsize=64)  # a season of 12 evenings five times over, some 50 kB an evening
+@lru_cache(maxsize=64)  # a season of 12 evenings five times over; some 90 kB an evening of 180
 def _evening_places(
-    settings: StandingsSettings, rounds: tuple[int, ...], entries: tuple[tuple[int, int, int, bool], ...]
-) -> tuple[tuple[int, int, int], ...]:
-    """(registration id, place, total) of one evening from its settings, counted rounds and confirmed
-    entries (registration, round, score, went out), sorted.
+    evening: int,
+    settings: StandingsSettings,
+    rounds: tuple[int, ...],
+    entries: tuple[tuple[int, int, int, int, bool], ...],
+    registrations: tuple[tuple[int, int, int], ...],
+) -> tuple[EveningResult, ...]:
+    """Every player's place and total on one evening, from its settings, its closed rounds, its
+    confirmed entries (evening, registration, round, score, went out) and its registrations (evening,
+    registration, player), both sorted.
 
     A pure function of exactly what it is given, so it is remembered per process: the key is the whole
-    input, and any new, corrected or withdrawn result, round or setting is another key (never a stale
-    ranking). A season's past evenings are not ranked again on every request.
+    input, and any new, corrected or withdrawn result, round, setting or registration is another key
+    (never a stale ranking). A season's past evenings are not ranked again on every request.
     """
-    results = [RoundResult(*entry) for entry in entries]
-    players = sorted({entry[0] for entry in entries})
-    return tuple(standing_places(players, results, rounds, settings))
+    players = {reg_id: player_id for _evening, reg_id, player_id in registrations}
+    results = [
+        RoundResult(reg_id, number, score, went_out) for _evening, reg_id, number, score, went_out in entries
+    ]
+    places = standing_places(sorted({result.player_id for result in results}), results, rounds, settings)
+    return tuple(
+        EveningResult(
+            player_id=players[reg_id], evening=evening, place=rank, total=total, field_size=len(places)
+        )
+        for reg_id, rank, total in places
+    )
 
 
 def evening_results(evenings: list[Tournament]) -> tuple[list[EveningResult], dict[int, int]]:
@@ -91,11 +104,13 @@ def evening_results(evenings: list[Tournament]) -> tuple[list[EveningResult], di
     ).order_by().values_list("tournament_id", "number"):
         rounds[tournament_id].append(number)
     # Registration → player as plain ids; each player's record is read once (not once per evening).
-    regs = dict(
-        Registration.objects.filter(tournament__in=evenings).order_by().values_list("pk", "player_id")
-    )
-    per_evening: dict[int, list[tuple[int, int, int, bool]]] = {pk: [] for pk in by_pk}
-    for tournament_id, reg_id, number, score, went_out in SubmissionEntry.objects.filter(
+    registrations: dict[int, list[tuple[int, int, int]]] = {pk: [] for pk in by_pk}
+    for row in Registration.objects.filter(tournament__in=evenings).order_by().values_list(
+        "tournament_id", "pk", "player_id"
+    ):
+        registrations[row[0]].append(row)
+    entries: dict[int, list[tuple[int, int, int, int, bool]]] = {pk: [] for pk in by_pk}
+    for row in SubmissionEntry.objects.filter(
         submission__confirmed=True,
         submission__table__round__tournament__in=evenings,
         submission__table__round__status=Round.Status.CLOSED,
@@ -103,16 +118,14 @@ def evening_results(evenings: list[Tournament]) -> tuple[list[EveningResult], di
         "submission__table__round__tournament_id", "registration_id", "submission__table__round__number",
         "score", "went_out",
     ):
-        per_evening[tournament_id].append((reg_id, number, score, went_out))
+        entries[row[0]].append(row)
     results = []
     for pk, evening in by_pk.items():
-        places = _evening_places(
-            standings_settings(evening), tuple(sorted(rounds[pk])), tuple(sorted(per_evening[pk]))
+        results += _evening_places(
+            pk, standings_settings(evening), tuple(sorted(rounds[pk])), tuple(sorted(entries[pk])),
+            tuple(sorted(registrations[pk])),
         )
-        results += [
-            EveningResult(player_id=regs[reg_id], evening=pk, place=rank, total=total, field_size=len(places))
-            for reg_id, rank, total in places
-        ]
+    regs = {reg_id: player_id for rows in registrations.values() for _evening, reg_id, player_id in rows}
     return results, regs
 
 
