@@ -18,6 +18,7 @@ MISSING = "–"  # noqa: RUF001 - an en dash reads better than a hyphen in an em
 
 
 def season_rows(data: SeriesStandings) -> list[dict[str, Any]]:
+    evenings = [(f"e{evening.pk}", evening.pk) for evening in data.evenings]
     rows = []
     for line in data.lines:
         row = line.row
@@ -27,8 +28,8 @@ def season_rows(data: SeriesStandings) -> list[dict[str, Any]]:
             "attended": row.attended, "bonus": row.bonus,
             "deduction": row.deduction, "wins": row.wins, "ranked": row.ranked, "counted": set(row.counted),
         }
-        for evening in data.evenings:
-            record[f"e{evening.pk}"] = row.points.get(evening.pk)
+        for key, pk in evenings:
+            record[key] = row.points.get(pk)
         rows.append(record)
     return rows
 
