@@ -56,9 +56,14 @@ class Tiebreak:
 
     def sort_value(self, value: int | None, fmt: ScoringFormat) -> tuple[int, int]:
         """Ascending sort key for a metric value (better first); a missing value sorts last."""
+        return self.order(value, self.higher_is_better(fmt))
+
+    @staticmethod
+    def order(value: int | None, higher_is_better: bool) -> tuple[int, int]:
+        """`sort_value` with the direction known."""
         if value is None:
             return (1, 0)
-        return (0, -value if self.higher_is_better(fmt) else value)
+        return (0, -value if higher_is_better else value)
 
 
 def _worst_round(summary: PlayerSummary, fmt: ScoringFormat) -> int | None:
@@ -123,13 +128,14 @@ def _collect(
     return table
 
 
-def compute_standings(
+def _ranked(
     player_ids: Sequence[int],
     results: Iterable[RoundResult],
     round_numbers: Sequence[int],
-    settings: StandingsSettings = StandingsSettings(),
-) -> list[StandingRow]:
-    """Rank players over the counted rounds; the order of the inputs does not matter."""
+    settings: StandingsSettings,
+) -> tuple[list[int], list[tuple[int, bool, tuple]]]:
+    """The counted rounds, and (rank, shared, entry) best first; an entry is (sort key, player id,
+    summary, total, rounds played, complete, tie-break values, worst round)."""
     fmt = settings.fmt
     rounds = sorted(set(round_numbers))
     table = _collect(player_ids, results, rounds)
@@ -140,53 +146,88 @@ def compute_standings(
             for number, result in row.items():
                 highest[number] = max(highest.get(number, 0), result.score)
     tiebreaks = [TIEBREAKS[key] for key in settings.tiebreaks if key in TIEBREAKS]
+    lower = fmt.lower_is_better
+    # Each metric's direction once per call, not once per player.
+    directions = [(tb.key, tb.higher_is_better(fmt)) for tb in tiebreaks]
 
     entries = []
     for pid, row in table.items():
         summary = PlayerSummary(pid)
+        per_round, charged = summary.per_round, summary.charged
         for number in rounds:
             result = row.get(number)
-            summary.per_round[number] = None if result is None else result.score
-            if result is None and charge:
-                summary.charged[number] = highest.get(number, 0)
-            elif result is not None and result.went_out:
-                summary.rounds_won += 1
+            if result is None:
+                per_round[number] = None
+                if charge:
+                    charged[number] = highest.get(number, 0)
+            else:
+                per_round[number] = result.score
+                if result.went_out:
+                    summary.rounds_won += 1
         played = len(row)
         total = sum(summary.scores())
         complete = played == len(rounds)
         group = 1 if not complete and not charge else 0
         values = {tb.key: tb.metric(summary, fmt) for tb in tiebreaks}
+        # The row shows the worst round whether or not it breaks ties: computed once either way.
+        worst = values["worst_round"] if "worst_round" in values else _worst_round(summary, fmt)
         key = (
             group,
-            total if fmt.lower_is_better else -total,
+            total if lower else -total,
             -played if group else 0,
-            *(tb.sort_value(values[tb.key], fmt) for tb in tiebreaks),
+            *[Tiebreak.order(values[key], higher) for key, higher in directions],
         )
-        entries.append((key, pid, summary, total, played, complete, values))
-    entries.sort(key=lambda e: (e[0], e[1]))
+        entries.append((key, pid, summary, total, played, complete, values, worst))
+    # By key, then player id: the ids differ, so the sort never compares further into an entry.
+    entries.sort()
 
-    rows: list[StandingRow] = []
+    placed: list[tuple[int, bool, tuple]] = []
     rank = 0
-    for index, (key, pid, summary, total, played, complete, values) in enumerate(entries):
+    for index, entry in enumerate(entries):
+        key = entry[0]
         if index == 0 or key != entries[index - 1][0]:
             rank = index + 1
         shared = (index > 0 and key == entries[index - 1][0]) or (
             index + 1 < len(entries) and key == entries[index + 1][0]
         )
-        rows.append(
-            StandingRow(
-                player_id=pid,
-                rank=rank,
-                shared=shared,
-                total=total,
-                per_round=summary.per_round,
-                rounds_won=summary.rounds_won,
-                worst_round=_worst_round(summary, fmt),
-                rounds_played=played,
-                rounds_missed=len(rounds) - played,
-                charged=summary.charged,
-                complete=complete,
-                tiebreak_values=values,
-            )
+        placed.append((rank, shared, entry))
+    return rounds, placed
+
+
+def compute_standings(
+    player_ids: Sequence[int],
+    results: Iterable[RoundResult],
+    round_numbers: Sequence[int],
+    settings: StandingsSettings = StandingsSettings(),
+) -> list[StandingRow]:
+    """Rank players over the counted rounds; the order of the inputs does not matter."""
+    rounds, placed = _ranked(player_ids, results, round_numbers, settings)
+    return [
+        StandingRow(
+            player_id=pid,
+            rank=rank,
+            shared=shared,
+            total=total,
+            per_round=summary.per_round,
+            rounds_won=summary.rounds_won,
+            worst_round=worst,
+            rounds_played=played,
+            rounds_missed=len(rounds) - played,
+            charged=summary.charged,
+            complete=complete,
+            tiebreak_values=values,
         )
-    return rows
+        for rank, shared, (_key, pid, summary, total, played, complete, values, worst) in placed
+    ]
+
+
+def standing_places(
+    player_ids: Sequence[int],
+    results: Iterable[RoundResult],
+    round_numbers: Sequence[int],
+    settings: StandingsSettings = StandingsSettings(),
+) -> list[tuple[int, int, int]]:
+    """(player id, rank, total) of every player, best first: the ranks and totals of
+    `compute_standings`, without building its rows (a series needs only these of every evening)."""
+    _rounds, placed = _ranked(player_ids, results, round_numbers, settings)
+    return [(entry[1], rank, entry[3]) for rank, _shared, entry in placed]

@@ -2,12 +2,14 @@
 
 The season standings of any number of evenings and players take five queries: the evenings, their
 counted rounds, the registrations, the confirmed entries, and the players with their clubs. Each evening is
-ranked by `engine.standings` with its own settings; the season by `engine.series`.
+ranked by `engine.standings` with its own settings (remembered per process on exactly that input:
+`_evening_places`); the season by `engine.series`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from django.db.models import QuerySet
 
@@ -22,7 +24,7 @@ from engine.rankings import (
     group_ranking,
 )
 from engine.series import EveningResult, SeasonRow, season_ranking
-from engine.standings import RoundResult, compute_standings
+from engine.standings import RoundResult, StandingsSettings, standing_places
 from tournament.models import Club, Player, Registration, Round, Series, SubmissionEntry, Tournament
 
 from ..standings.selectors import standings_settings
@@ -61,39 +63,69 @@ class SeriesStandings:
         return [evening.pk for evening in self.evenings]
 
 
+@lru_cache(maxsize=64)  # a season of 12 evenings five times over; some 90 kB an evening of 180
+def _evening_places(
+    evening: int,
+    settings: StandingsSettings,
+    rounds: tuple[int, ...],
+    entries: tuple[tuple[int, int, int, int, bool], ...],
+    registrations: tuple[tuple[int, int, int], ...],
+) -> tuple[EveningResult, ...]:
+    """Every player's place and total on one evening, from its settings, its closed rounds, its
+    confirmed entries (evening, registration, round, score, went out) and its registrations (evening,
+    registration, player), both sorted.
+
+    A pure function of exactly what it is given, so it is remembered per process: the key is the whole
+    input, and any new, corrected or withdrawn result, round, setting or registration is another key
+    (never a stale ranking). A season's past evenings are not ranked again on every request.
+    """
+    players = {reg_id: player_id for _evening, reg_id, player_id in registrations}
+    results = [
+        RoundResult(reg_id, number, score, went_out) for _evening, reg_id, number, score, went_out in entries
+    ]
+    places = standing_places(sorted({result.player_id for result in results}), results, rounds, settings)
+    return tuple(
+        EveningResult(
+            player_id=players[reg_id], evening=evening, place=rank, total=total, field_size=len(places)
+        )
+        for reg_id, rank, total in places
+    )
+
+
 def evening_results(evenings: list[Tournament]) -> tuple[list[EveningResult], dict[int, int]]:
     """Every player's place and total on each evening, from the confirmed results of its closed rounds
     (three queries for all evenings together), and registration id → player id."""
     by_pk = {evening.pk: evening for evening in evenings}
+    # No query here needs an order (the engine's results do not depend on it): without one, none joins
+    # the tournaments to sort by their date, and the 4,000 entries of a season are not sorted at all.
     rounds: dict[int, list[int]] = {pk: [] for pk in by_pk}
     for tournament_id, number in Round.objects.filter(
         tournament__in=evenings, status=Round.Status.CLOSED
-    ).values_list("tournament_id", "number"):
+    ).order_by().values_list("tournament_id", "number"):
         rounds[tournament_id].append(number)
     # Registration → player as plain ids; each player's record is read once (not once per evening).
-    regs = dict(Registration.objects.filter(tournament__in=evenings).values_list("pk", "player_id"))
-    per_evening: dict[int, list[RoundResult]] = {pk: [] for pk in by_pk}
-    for tournament_id, reg_id, number, score, went_out in SubmissionEntry.objects.filter(
+    registrations: dict[int, list[tuple[int, int, int]]] = {pk: [] for pk in by_pk}
+    for row in Registration.objects.filter(tournament__in=evenings).order_by().values_list(
+        "tournament_id", "pk", "player_id"
+    ):
+        registrations[row[0]].append(row)
+    entries: dict[int, list[tuple[int, int, int, int, bool]]] = {pk: [] for pk in by_pk}
+    for row in SubmissionEntry.objects.filter(
         submission__confirmed=True,
         submission__table__round__tournament__in=evenings,
         submission__table__round__status=Round.Status.CLOSED,
-    ).values_list(
-        "registration__tournament_id", "registration_id", "submission__table__round__number",
+    ).order_by().values_list(
+        "submission__table__round__tournament_id", "registration_id", "submission__table__round__number",
         "score", "went_out",
     ):
-        per_evening[tournament_id].append(RoundResult(reg_id, number, score, went_out))
+        entries[row[0]].append(row)
     results = []
     for pk, evening in by_pk.items():
-        entries = per_evening[pk]
-        players = sorted({entry.player_id for entry in entries})
-        rows = compute_standings(players, entries, rounds[pk], standings_settings(evening))
-        results += [
-            EveningResult(
-                player_id=regs[row.player_id], evening=pk, place=row.rank, total=row.total,
-                field_size=len(rows),
-            )
-            for row in rows
-        ]
+        results += _evening_places(
+            pk, standings_settings(evening), tuple(sorted(rounds[pk])), tuple(sorted(entries[pk])),
+            tuple(sorted(registrations[pk])),
+        )
+    regs = {reg_id: player_id for rows in registrations.values() for _evening, reg_id, player_id in rows}
     return results, regs
 
 

@@ -51,3 +51,9 @@ def category_prize(category) -> str:
     from engine.rankings import CATEGORY_PRIZES, Category
 
     return gettext(CATEGORY_PRIZES[Category(category)])
+
+
+@register.filter
+def head(rows, count):
+    """The first `count` rows, all of them without a count: `{% for row in rows|head:lines %}`."""
+    return rows[:count] if count else rows
