@@ -1,31 +1,55 @@
 """axe-core (installed from the npm registry by scripts/npm-packages.sh, injected from the disk) on
-every page at 360 px and at desktop width: no critical or serious violation, no sideways scrolling."""
+every page at 360 px and at desktop width: no critical or serious violation, no sideways scrolling.
 
+The pages come from the URL map (tests/tournament/urlmap.py): every named URL that answers a whole HTML
+page to GET (not the POST-only ones, the files, the redirect, the htmx fragments) is opened with every
+URL the map's world gives it, as the organizer for the organizer's (and logged-in) pages and anonymously
+for the public and captain pages, so a new page is checked without anybody remembering to add it. The
+states the map's world lacks are added by hand: sign-up open, forms with the server's errors, the import
+preview, a drafted and a published round, refused reports, captain and organizer entries side by side,
+the end of the day with prizes, an unknown link and a blocked address on the captain's page.
+German (the default), one browser context per width and audience. Screenshots go to $SHOTS_DIR if set."""
+
+from __future__ import annotations
+
+import os
 from pathlib import Path
 
 import pytest
+from django.test import Client
 from django.urls import reverse
+from django.utils.text import slugify
 
-from engine.validation import SeatReport
-from tests.factories import RegistrationFactory, TournamentFactory, UserFactory, seated_round
-from tournament.models import Round, Submission
+from tests.conftest import twelve_players
+from tests.factories import TournamentFactory, UserFactory, play_round, points_report
+from tests.tournament.urlmap import (
+    CONTENT_TYPES,
+    FRAGMENTS,
+    POST_ONLY,
+    SPECIAL_GET_STATUS,
+    audience,
+    build_world,
+    named_urls,
+)
+from tournament.models import Registration, Round, Signup, Submission
+from tournament.prizes.services import prizes_update
 from tournament.results.services import result_submit
-from tournament.rounds.services import round_close
+from tournament.rounds.services import round_close, round_publish, round_seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 AXE = Path(__file__).resolve().parents[2] / ".npm-test" / "node_modules" / "axe-core" / "axe.min.js"
 WIDTHS = [(360, 740), (1366, 768)]
+PASSWORD = "secret-pass-123"
 
 
 def axe_problems(page) -> list[str]:
-    # Evaluated through the browser's developer protocol: the page's Content-Security-Policy (no inline
-    # script) would refuse a <script> tag added to the page.
-    page.evaluate(AXE.read_text(encoding="utf-8"))
+    """axe is in every page of the context (`add_init_script`: through the browser's developer protocol,
+    as the page's Content-Security-Policy, no inline script, would refuse a <script> tag)."""
     result = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
                            ".map(v => ({id: v.id, impact: v.impact, n: v.nodes.length,"
-                           " target: v.nodes[0].target.join(' ')}))")
-    return [f"{v['impact']} {v['id']} x{v['n']} ({v['target']})" for v in result
+                           " targets: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))")
+    return [f"{v['impact']} {v['id']} x{v['n']} ({', '.join(v['targets'])})" for v in result
             if v["impact"] in ("critical", "serious")]
 
 
@@ -41,90 +65,229 @@ def too_wide(page) -> list[str]:
         .slice(0, 4).map(e => e.tagName.toLowerCase() + '.' + [...e.classList].join('.'))""")
 
 
-@pytest.fixture
-def evening(live_server):
-    assert AXE.exists(), "run scripts/npm-packages.sh (make test does)"
-    organizer = UserFactory(username="axe", password="secret-pass-123")
-    tournament = TournamentFactory(organizers=[organizer], public=True, rounds_total=6)
-    players = [RegistrationFactory(tournament=tournament, start_number=i + 1) for i in range(8)]
-    first = seated_round(tournament, players, status=Round.Status.OPEN)
-    for table in first.tables.all():
-        result_submit(
-            table=table, source=Submission.Source.ORGANIZER, user=organizer,
-            seats=[SeatReport(player_id=s.registration_id, points=p, went_out=p == 0)
-                   for s, p in zip(table.seats.order_by("position"), [0, 12, 30, 7], strict=True)],
+def get_html_names() -> dict[str, tuple[str, ...]]:
+    """The URL map's names whose GET answers a whole HTML page."""
+    return {
+        name: kwargs for name, kwargs in named_urls().items()
+        if name not in POST_ONLY | set(CONTENT_TYPES) | set(SPECIAL_GET_STATUS) | FRAGMENTS
+    }
+
+
+class Checker:
+    """One page object per width and audience (organizer / anonymous), reused for every URL; problems
+    are collected per page and width, and asserted at the end."""
+
+    def __init__(self, browser, live_server, organizer_session: str):
+        self.base = live_server.url
+        self.pages = {}
+        for width, height in WIDTHS:
+            for who in ("organizer", "anonymous"):
+                context = browser.new_context(viewport={"width": width, "height": height}, locale="de-DE")
+                context.add_init_script(path=AXE)
+                if who == "organizer":
+                    context.add_cookies([{"name": "sessionid", "value": organizer_session, "url": self.base}])
+                self.pages[who, width] = context.new_page()
+        self.found: dict[str, list[str]] = {}
+        self.visited: dict[str, list[str]] = {}
+        self.shots = os.environ.get("SHOTS_DIR")
+
+    def open(self, label: str, who: str, url: str, *, status: int = 200, then=None) -> None:
+        """Open `url` at both widths as `who`, run `then(page)` (e.g. submit a form), check the page.
+
+        No page loads a part of itself after the load event (htmx only polls, every few seconds), so the
+        page is judged as `goto` leaves it; after `then`, once the network is idle."""
+        for width, _height in WIDTHS:
+            page = self.pages[who, width]
+            if page.url == self.base + url:
+                # Going to the URL the page shows may give no response at all (the browser reuses it).
+                page.goto("about:blank")
+            response = page.goto(self.base + url)
+            key = f"{label} {url} @{width}"
+            if response.status != status or not response.headers["content-type"].startswith("text/html"):
+                self.found.setdefault(key, []).append(
+                    f"answered {response.status} {response.headers['content-type']}")
+                continue
+            if then:
+                then(page)
+                page.wait_for_load_state("networkidle")
+            self.check(page, key)
+            if self.shots:
+                name = f"{label}-{len(self.visited.get(label, []))}-{width}"
+                page.screenshot(path=str(Path(self.shots) / f"{slugify(name)}.png"), full_page=True)
+        self.visited.setdefault(label, []).append(url)
+
+    def check(self, page, key: str) -> None:
+        problems = axe_problems(page)
+        if page.viewport_size["width"] == 360 and sideways(page) > 0:
+            problems.append(f"scrolls sideways by {sideways(page)} px: {too_wide(page)}")
+        if problems:
+            self.found.setdefault(key, []).extend(problems)
+
+    def close(self) -> None:
+        for page in self.pages.values():
+            page.context.close()
+
+    def report(self) -> str:
+        return f"{len(self.found)} page(s) with problems:\n" + "\n".join(
+            f"{key}:\n    " + "\n    ".join(problems) for key, problems in sorted(self.found.items())
         )
-    round_close(round_=first, user=organizer)
-    second = seated_round(tournament, players, number=2, status=Round.Status.OPEN)
-    table = second.tables.order_by("number").first()
-    result_submit(
-        table=table, source=Submission.Source.CAPTAIN, user=None, token=table.token,
-        seats=[SeatReport(player_id=s.registration_id, cards=c, went_out=c is None)
-               for s, c in zip(table.seats.order_by("position"), [None, "R7", "gelb 3", "W"], strict=True)],
-    )
-    return tournament, second, table
 
 
-ORGANIZER_PAGES = [
-    ("home", lambda t, r, x: reverse("home")),
-    ("overview", lambda t, r, x: reverse("organizer:tournament", args=[t.pk])),
-    ("settings", lambda t, r, x: reverse("organizer:tournament_edit", args=[t.pk])),
-    ("players", lambda t, r, x: reverse("organizer:players", args=[t.pk])),
-    ("import", lambda t, r, x: reverse("organizer:players_import", args=[t.pk])),
-    ("checkin", lambda t, r, x: reverse("organizer:checkin", args=[t.pk])),
-    ("rounds", lambda t, r, x: reverse("organizer:rounds", args=[t.pk])),
-    ("round", lambda t, r, x: reverse("organizer:round", args=[t.pk, r.number])),
-    ("desk", lambda t, r, x: reverse("organizer:table_result", args=[t.pk, r.number, x.number])),
-    ("table", lambda t, r, x: reverse("organizer:table_detail", args=[t.pk, r.number, x.number])),
-    ("links", lambda t, r, x: reverse("organizer:round_links", args=[t.pk, r.number])),
-    ("standings", lambda t, r, x: reverse("organizer:standings", args=[t.pk])),
-    ("print", lambda t, r, x: reverse("print:documents", args=[t.pk])),
-    ("audit", lambda t, r, x: reverse("organizer:audit", args=[t.pk])),
-]
-PUBLIC_PAGES = [
-    ("public", lambda t, r, x: reverse("public:tournament", args=[t.pk])),
-    ("projector", lambda t, r, x: reverse("public:projector", args=[t.pk])),
-    ("captain", lambda t, r, x: reverse("captain:table", args=[x.token])),
-    ("login", lambda t, r, x: reverse("login")),
-]
+@pytest.fixture
+def world(live_server, transactional_db):
+    assert AXE.exists(), "run scripts/npm-packages.sh (make test does)"
+    organizer = UserFactory(username="axe", password=PASSWORD)
+    tournament = TournamentFactory(organizers=[organizer], name="Stadtmeisterschaft Leonhardsberg")
+    return build_world(organizer=organizer, tournament=tournament, players=twelve_players(tournament))
 
 
-def check_pages(browser, base, pages, evening, *, log_in):
-    tournament, round_, table = evening
-    found = {}
-    for width, height in WIDTHS:
-        page = browser.new_context(viewport={"width": width, "height": height}, locale="de-DE").new_page()
-        if log_in:
-            page.goto(f"{base}{reverse('login')}")
-            page.fill("input[name=username]", "axe")
-            page.fill("input[name=password]", "secret-pass-123")
-            page.click("form.stacked button[type=submit]")
-        for name, url in pages:
-            page.goto(base + url(tournament, round_, table))
-            page.wait_for_load_state("networkidle")
-            for problem in axe_problems(page):
-                found.setdefault(f"{name}@{width}", []).append(problem)
-            if width == 360 and sideways(page) > 0:
-                found.setdefault(f"{name}@{width}", []).append(
-                    f"scrolls sideways by {sideways(page)} px: {too_wide(page)}"
-                )
-        page.context.close()
-    return found
+@pytest.fixture
+def checker(browser, live_server, world):
+    client = Client()
+    assert client.login(username="axe", password=PASSWORD)
+    checker = Checker(browser, live_server, client.cookies["sessionid"].value)
+    yield checker
+    checker.close()
 
 
-def test_organizer_pages(live_server, browser, evening):
-    found = check_pages(browser, live_server.url, ORGANIZER_PAGES, evening, log_in=True)
-    assert not found, "\n".join(f"{k}: {v}" for k, v in found.items())
+def who_for(name: str) -> str:
+    return "organizer" if audience(name) in ("organizer", "login") else "anonymous"
 
 
-def test_public_captain_and_login_pages(live_server, browser, evening):
-    assert check_pages(browser, live_server.url, PUBLIC_PAGES, evening, log_in=False) == {}
+def test_every_page_of_the_url_map(checker, world):
+    names = get_html_names()
+    opened = 0
+    for name, kwarg_names in names.items():
+        for url in world.urls(name, kwarg_names):
+            checker.open(name, who_for(name), url)
+            opened += 1
+    # The start page also as the organizer (their tournaments), the login page's error.
+    checker.open("home (logged in)", "organizer", reverse("home"))
+    checker.open("login (wrong password)", "anonymous", reverse("login"), then=wrong_password)
+    assert set(checker.visited) >= set(names), set(names) - set(checker.visited)
+    assert opened >= len(names)
+    assert not checker.found, checker.report()
 
 
-def test_public_page_touch_targets_are_at_least_24_px(live_server, browser, evening):
-    tournament, _round, _table = evening
-    page = browser.new_context(viewport={"width": 360, "height": 740}, locale="de-DE").new_page()
-    page.goto(live_server.url + reverse("public:tournament", args=[tournament.pk]))
+def wrong_password(page) -> None:
+    page.fill("input[name=username]", "axe")
+    page.fill("input[name=password]", "not-the-password")
+    page.click("main form button[type=submit]")
+
+
+def submit_empty(page) -> None:
+    """Send the page's main form as it is, past the browser's own checks: the server's errors show."""
+    page.evaluate("document.querySelector('main form[method=post]:not([action])').noValidate = true")
+    with page.expect_navigation():
+        page.click("main form[method=post]:not([action]) button[type=submit]")
+
+
+def test_states_the_url_map_lacks(checker, world, settings):
+    """A second tournament at the start of the day, then the map's tournament to its end."""
+    organizer = world.organizer
+    # A second tournament at the start of the day: sign-up open, players to import, round 1 drafted.
+    early = TournamentFactory(organizers=[organizer], name="Frühjahrsturnier", public=True, signup_open=True,
+                              signup_capacity=20)
+    twelve_players(early)
+    Signup.objects.create(tournament=early, first_name="Wanda", last_name="Warteliste", birth_year=1985,
+                          queue=1, status=Signup.Status.WAITING)
+    t = early.pk
+    checker.open("public signup (open)", "anonymous", reverse("public:signup", args=[t]))
+    checker.open("public signup (errors)", "anonymous", reverse("public:signup", args=[t]), then=submit_empty)
+    checker.open("public (before seating)", "anonymous", reverse("public:tournament", args=[t]))
+    checker.open("projector (before seating)", "anonymous", reverse("public:projector", args=[t]))
+    checker.open("overview (start)", "organizer", reverse("organizer:tournament", args=[t]))
+    checker.open("rounds (none yet)", "organizer", reverse("organizer:rounds", args=[t]))
+    checker.open("signups (open)", "organizer", reverse("organizer:signups", args=[t]))
+    checker.open("door (open)", "organizer", reverse("organizer:door", args=[t]))
+    checker.open("player form (errors)", "organizer",
+                 reverse("organizer:player_edit", args=[t, Registration.objects.filter(tournament=early)
+                                                        .first().pk]), then=clear_and_submit)
+    checker.open("settings (errors)", "organizer", reverse("organizer:tournament_edit", args=[t]),
+                 then=clear_and_submit)
+    checker.open("import (preview)", "organizer", reverse("organizer:players_import", args=[t]),
+                 then=upload_players)
+    round_ = round_seat(tournament=early, user=organizer, seed=1)
+    checker.open("round (draft)", "organizer", reverse("organizer:round", args=[t, 1]))
+    checker.open("rounds (draft)", "organizer", reverse("organizer:rounds", args=[t]))
+    round_publish(round_=round_, user=organizer)
+    table = round_.tables.order_by("number").first()
+    checker.open("round (published)", "organizer", reverse("organizer:round", args=[t, 1]))
+    checker.open("public (published)", "anonymous", reverse("public:tournament", args=[t]))
+    checker.open("projector (published)", "anonymous", reverse("public:projector", args=[t]))
+    checker.open("captain (published)", "anonymous", reverse("captain:table", args=[table.token]))
+    checker.open("captain (unknown link)", "anonymous", reverse("captain:table", args=["no-such-token"]),
+                 status=404)
+
+    # The map's tournament: reports with errors, then the end of the day (round 2 completed and closed,
+    # the rest played).
+    late = world.tournament
+    waiting = world.waiting_table
+    checker.open("captain (report refused)", "anonymous", waiting.get_captain_url(), then=report_nonsense)
+    checker.open("desk entry (errors)", "organizer",
+                 reverse("organizer:table_result", args=[late.pk, 2, waiting.number]), then=report_nonsense)
+    # The captain reports, the organizer types the paper sheet differently: both side by side, and
+    # every version (the organizer's is confirmed).
+    result_submit(table=waiting, seats=points_report(waiting, [0, 12, 30, 7]),
+                  source=Submission.Source.CAPTAIN, token=waiting.token, confirm_warnings=True)
+    for points in ([0, 12, 31, 7], [0, 12, 30, 7]):
+        result_submit(table=waiting, seats=points_report(waiting, points), source=Submission.Source.ORGANIZER,
+                      user=organizer, confirm_warnings=True)
+    checker.open("table (three versions)", "organizer",
+                 reverse("organizer:table_detail", args=[late.pk, 2, waiting.number]))
+    round_close(round_=waiting.round, user=organizer)
+    for seed in range(late.rounds.count() + 1, late.rounds_total + 1):
+        play_round(late, organizer, seed=seed)
+    t = late.pk
+    assert not late.rounds.exclude(status=Round.Status.CLOSED).exists()
+    prizes_update(tournament=late, user=organizer, entry_fee_cents=500, payout_percent=80,
+                  prize_kind="percent", prize_table=[50, 30, 20], shared_places="split", prize_overrides={},
+                  goods_prizes=["Präsentkorb mit Spezialitäten aus dem Leonhardsberger Land", "Gutschein"])
+    for label, name in [("overview (end)", "organizer:tournament"), ("rounds (end)", "organizer:rounds"),
+                        ("standings (end)", "organizer:standings"), ("prizes (end)", "organizer:prizes"),
+                        ("documents (end)", "print:documents")]:
+        checker.open(label, "organizer", reverse(name, args=[t]))
+    last = late.rounds_total
+    checker.open("round (last, closed)", "organizer", reverse("organizer:round", args=[t, last]))
+    for label, name in [("public (end)", "public:tournament"), ("projector (end)", "public:projector"),
+                        ("public series (end)", "public:series")]:
+        checker.open(label, "anonymous", reverse(name, args=[t]))
+    # Last, as it locks this address out: the page after too many unknown links (two, one per width).
+    settings.CAPTAIN_WRONG_TOKENS_ALLOWED = 2
+    checker.open("captain (address blocked)", "anonymous", reverse("captain:table", args=[table.token]),
+                 status=429)
+    assert not checker.found, checker.report()
+
+
+def clear_and_submit(page) -> None:
+    page.evaluate("""() => { const form = document.querySelector('main form[method=post]');
+        form.noValidate = true;
+        form.querySelectorAll('input[type=text], input[type=number], input:not([type])')
+            .forEach(input => { input.value = ''; }); }""")
+    with page.expect_navigation():
+        page.locator("main form[method=post]").first.locator("button[type=submit]").first.click()
+
+
+def upload_players(page) -> None:
+    """A file with two new players and a line that cannot be imported: the preview and its errors."""
+    lines = "Vorname;Nachname;Verein;Geburtsjahr\nErika;Neumann;UNO Freunde;1979\n;Ohnevorname;;\n" \
+            "Bartholomäus;Oberhuber-Leutheusser;Spielgemeinschaft Leonhardsberg;2001\n"
+    page.set_input_files("main input[type=file]", files=[
+        {"name": "spieler.csv", "mimeType": "text/csv", "buffer": lines.encode()}])
+    with page.expect_navigation():
+        page.click("main form button[type=submit]")
+
+
+def report_nonsense(page) -> None:
+    """A report nobody could store: no card is known, nobody went out."""
+    page.locator("main .cards-input").first.fill("qq zz")
+    page.locator("main form[method=post] button[type=submit]").first.click()
+    page.wait_for_selector("main .error, main .errorlist, main .table-issues")
+
+
+def test_public_page_touch_targets_are_at_least_24_px(checker, world):
+    page = checker.pages["anonymous", 360]
+    page.goto(checker.base + reverse("public:tournament", args=[world.tournament.pk]))
     sizes = page.evaluate("""() => [...document.querySelectorAll('button.lang, a.touch-link')]
         .map(e => e.getBoundingClientRect())
         .map(r => [r.width, r.height])""")

@@ -14,6 +14,7 @@ from django.test import Client
 
 from tests.tournament.urlmap import (
     CONTENT_TYPES,
+    FRAGMENTS,
     POST_ONLY,
     SPECIAL_GET_STATUS,
     audience,
@@ -64,6 +65,7 @@ def test_every_url_name_has_an_audience():
 
 def test_post_only_list_names_real_urls():
     assert set(named_urls()) >= POST_ONLY, POST_ONLY - set(named_urls())
+    assert set(named_urls()) >= FRAGMENTS, FRAGMENTS - set(named_urls())
 
 
 def client_for(name: str, world, organizer_client) -> Client:
@@ -88,6 +90,9 @@ def test_every_page_opens(world, organizer_client, missing_variables):
             elif response.status_code == 200:
                 assert response["Content-Type"].startswith("text/html"), (name, response["Content-Type"])
                 assert not missing_variables, (name, url, sorted(set(missing_variables)))
+                # A whole page, or a piece of one only where the map says so (the browser's
+                # accessibility test opens every whole page and leaves the pieces out).
+                assert (b"<html" not in response.content) == (name in FRAGMENTS), (name, url)
     assert set(opened) == set(named_urls())
 
 

@@ -60,6 +60,12 @@ SPECIAL_GET_STATUS = {
     "set_language": 302,
 }
 
+# Answer a piece of a page (htmx swaps it in), never a whole page, whatever the request's headers.
+FRAGMENTS = {
+    "organizer:round_status",
+    "captain:hand",
+}
+
 # Files, not pages: the content type the GET must answer with.
 CONTENT_TYPES = {
     "print:table_sheets": "application/pdf",
