@@ -5,7 +5,7 @@ women and men (the standings list the categories after the table)."""
 import pytest
 from django.urls import reverse
 
-from tests.factories import PlayerFactory, RegistrationFactory, play_round
+from tests.factories import PlayerFactory, RegistrationFactory, play_round, seated_round
 from tests.tournament.documents.pdfwords import problems, words
 from tournament.rounds.services import seating_plan_create
 
@@ -103,3 +103,16 @@ def test_start_cards_fit_the_page(organizer_client, evening, organizer, tmp_path
     seating_plan_create(tournament=evening, user=organizer)
     pdf = get_pdf(organizer_client, reverse("print:start_cards", args=[evening.pk]))
     assert problems(pdf, tmp_path) == []
+
+
+@pytest.mark.parametrize("size", [4, 6, 8, 10])
+def test_a5_sheets_of_every_table_size_fit_their_half_page(organizer_client, tournament, tmp_path, size):
+    """Two tables per A4 landscape page, whatever their size: the rows share the sheet's height."""
+    players = [RegistrationFactory(tournament=tournament, start_number=i + 1) for i in range(2 * size)]
+    round_ = seated_round(tournament, players, table_size=size)
+    pdf = get_pdf(organizer_client, reverse("print:table_sheets", args=[tournament.pk, round_.number])
+                  + "?format=a5")
+    pages, found = words(pdf, tmp_path)
+    assert len(pages) == 1 and problems(pdf, tmp_path) == []
+    signatures = [w for w in found if w.text == "Tischkapitän"]
+    assert len(signatures) == 2 and all(w.y1 < pages[0][1] - 10 for w in signatures)
