@@ -44,10 +44,15 @@ class Slide:
 
 
 def _columns(items: list[Any], per_column: int, columns: int) -> list[list[list[Any]]]:
-    """Split a list into pages of columns (each page: up to `columns` lists of `per_column` items)."""
+    """Split a list into pages of columns: up to `columns` lists of at most `per_column` items, a page's
+    items spread evenly over all its columns (23 players: 8, 8, 7, not 15 and 8 with a column empty)."""
     per_page = per_column * columns
     pages = [items[start:start + per_page] for start in range(0, len(items), per_page)]
-    return [[page[c:c + per_column] for c in range(0, len(page), per_column)] for page in pages]
+    split = []
+    for page in pages:
+        height = -(-len(page) // columns)  # ceiling division
+        split.append([page[c:c + height] for c in range(0, len(page), height)])
+    return split
 
 
 def build_slides(

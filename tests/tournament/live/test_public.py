@@ -180,7 +180,15 @@ def test_long_lists_are_paged_into_columns_not_scrolled(public_tournament, organ
     second = slide_of(client, url, show="seating", slide=1)
     assert (first.page, first.pages, second.page) == (1, 2, 2)
     assert [len(column) for column in first.columns] == [15, 15, 15]
-    assert [len(column) for column in second.columns] == [15]
+    assert [len(column) for column in second.columns] == [5, 5, 5]  # the rest over all three columns
+
+
+def test_seating_of_23_uses_all_three_columns(public_tournament, organizer, client):
+    regs = [RegistrationFactory(tournament=public_tournament) for _ in range(23)]
+    seated_round(public_tournament, regs)
+    url = reverse("public:projector", args=[public_tournament.pk])
+    slide = slide_of(client, url, show="seating", slide=0)
+    assert [len(column) for column in slide.columns] == [8, 8, 7] and slide.pages == 1
 
 
 def test_projector_shows_a_running_clock(public_tournament, players, organizer, client):
