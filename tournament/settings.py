@@ -186,9 +186,9 @@ STORAGES = {
 }
 # Every closed round writes a full backup of its tournament here (tournament/backup/services.py).
 BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", VAR_DIR / "backups"))
-# The seating search's budget, as a multiple of the engine's (1: its full budget, up to about a second
-# for a round). A slow laptop can take less (0.5); the tests of the app's flows take a small fraction,
-# the engine's own tests judge the search at the full budget.
+# The seating search's budget, as a multiple of the engine's (1: its full budget; a round of 200 takes
+# under 0.3 s, a small, hard field up to a few seconds). A slow laptop can take less (0.5); the tests
+# of the app's flows take a small fraction, the engine's own tests judge the search at the full budget.
 SEATING_EFFORT = float(os.environ.get("SEATING_EFFORT", "1"))
 # Serve from the source folders as well, so tests and `runserver` work without collectstatic.
 WHITENOISE_USE_FINDERS = True
