@@ -2,12 +2,16 @@
 
 `export_tournament` writes every row that belongs to a tournament (its players and clubs, registrations,
 settings, rounds, tables with their captain links, seats, every submitted version with its entries, the
-audit log, the public sign-ups with their private links and the payments at the door);
-`import_tournament` creates a new tournament from it in one transaction. Rows refer to each other by
-their ids in the file, which are mapped to new ids on import, so a backup can be restored into an empty
-database (giving identical standings, links and history) or beside other tournaments (players and clubs
-already there are reused by name). Fields are read from the models, so a field added later is carried
-along without touching this module; a section added later is optional (`OPTIONAL_SECTIONS`).
+audit log, the public sign-ups with their private links, the payments at the door, the teams with their
+players) and the series it is an evening of (`series`: its name and season ranking rule with its
+organizers by user name; null when it is in none); `import_tournament` creates a new tournament from it
+in one transaction. Rows refer to each other by their ids in the file, which are mapped to new ids on
+import, so a backup can be restored into an empty database (giving identical standings, links and
+history) or beside other tournaments (players and clubs already there are reused by name; a series of
+the same name that the restoring user may add evenings to is joined, its rule left as it is, otherwise
+a new series is created with the file's rule). Fields are read from the models, many-to-many links as
+lists of the file's ids (users by name), so a field added later is carried along without touching this
+module; a section added later is optional (`OPTIONAL_SECTIONS`).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from tournament.models import (
     Submission,
     SubmissionEntry,
     Table,
+    Team,
 )
 
 FORMAT = "uno-tournament-backup"
@@ -45,9 +50,11 @@ SECTIONS: list[tuple[str, type[models.Model]]] = [
     ("audit", AuditEntry),
     ("signups", Signup),
     ("payments", Payment),
+    ("teams", Team),
 ]
-# Sections added after the first files were written: a backup without them restores with none.
-OPTIONAL_SECTIONS = {"signups", "payments"}
+# Sections added after the first files were written: a backup without them restores with none
+# ("series" is one entry, not a list of rows: missing or null, the tournament is in no series).
+OPTIONAL_SECTIONS = {"signups", "payments", "teams", "series"}
 
 
 class BackupError(ValueError):
@@ -55,7 +62,7 @@ class BackupError(ValueError):
 
 
 def is_user_fk(field: models.Field) -> bool:
-    """Users are written by name: their ids differ between databases."""
+    """Users are written by name: their ids differ between databases (also for many-to-many links)."""
     return field.is_relation and field.related_model is get_user_model()
 
 

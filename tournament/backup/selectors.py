@@ -21,10 +21,12 @@ from tournament.models import (
     Registration,
     Round,
     Seat,
+    Series,
     Signup,
     Submission,
     SubmissionEntry,
     Table,
+    Team,
     Tournament,
 )
 
@@ -40,7 +42,10 @@ def _plain(value: Any) -> Any:
 
 
 def _row(obj: models.Model, usernames: dict[int, str]) -> dict[str, Any]:
-    """A model instance as plain JSON values; users by name (ids differ between databases)."""
+    """A model instance as plain JSON values; users by name (ids differ between databases).
+
+    A many-to-many link is the sorted list of the linked rows' ids in the file (a team's players: its
+    registrations), or of the users' names (one query per link and row: for the few rows that have one)."""
     row: dict[str, Any] = {"id": obj.pk}
     for field in obj._meta.concrete_fields:
         if field.primary_key or isinstance(field, models.FileField):
@@ -50,7 +55,19 @@ def _row(obj: models.Model, usernames: dict[int, str]) -> dict[str, Any]:
             row[field.name] = usernames.get(value) if value is not None else None
         else:
             row[field.name] = _plain(value)
+    for field in obj._meta.many_to_many:
+        linked = getattr(obj, field.name).order_by().values_list("pk", flat=True)
+        if is_user_fk(field):
+            row[field.name] = sorted(usernames[pk] for pk in linked if pk in usernames)
+        else:
+            row[field.name] = sorted(linked)
     return row
+
+
+def _series(tournament: Tournament, usernames: dict[int, str]) -> dict[str, Any] | None:
+    """The series the tournament is an evening of: its name, rule and organizers (None: in none)."""
+    series = Series.objects.filter(pk=tournament.series_id).first() if tournament.series_id else None
+    return _row(series, usernames) if series is not None else None
 
 
 def _logo(tournament: Tournament) -> dict[str, str] | None:
@@ -76,18 +93,19 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
         "audit": AuditEntry.objects.filter(tournament=tournament),
         "signups": Signup.objects.filter(tournament=tournament),
         "payments": Payment.objects.filter(tournament=tournament),
+        "teams": Team.objects.filter(tournament=tournament),
     }
     usernames = dict(get_user_model().objects.values_list("pk", get_user_model().USERNAME_FIELD))
     players = Player.objects.filter(registrations__tournament=tournament).distinct().order_by("pk")
     clubs = Club.objects.filter(players__in=players).distinct().order_by("pk")
-    tournament_row = _row(tournament, usernames)
-    tournament_row["organizers"] = sorted(tournament.organizers.values_list("username", flat=True))
+    tournament_row = _row(tournament, usernames)  # with its organizers by name
     tournament_row["logo"] = _logo(tournament)
     data: dict[str, Any] = {
         "format": FORMAT,
         "version": FORMAT_VERSION,
         "exported_at": timezone.now().isoformat(),
         "tournament": tournament_row,
+        "series": _series(tournament, usernames),
         "clubs": [_row(club, usernames) for club in clubs],
         "players": [_row(player, usernames) for player in players],
     }

@@ -2,6 +2,11 @@
 
 A restore creates a new tournament in one transaction: all or nothing. Rows refer to each other by
 their ids in the file, which are mapped to new ids; players and clubs already there are reused by name.
+The tournament's series: one of the same name that the restoring user may add evenings to
+(`Series.is_organizer`: an organizer of it, or a superuser) is joined with its rule as it is; otherwise
+a new one is created with the file's rule, organized by the restoring user and those of the file's
+organizers who have an account here. The log says which (`series_join` or `series_create`, after the
+restore's own entry), as if it had been done by hand.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from tournament.models import (
     Club,
     Player,
     Round,
+    Series,
     Signup,
     Table,
     Tournament,
@@ -36,6 +42,7 @@ from tournament.models import (
 
 from ..audit.actions import AuditAction
 from ..audit.services import audit
+from ..series.services import series_snapshot
 from .format import OPTIONAL_SECTIONS, SECTIONS, BackupError, check_format, dumps, is_user_fk
 from .selectors import export_tournament
 from .validation import check_backup
@@ -57,7 +64,7 @@ def _field_values(
         elif field.is_relation:
             if value is None:
                 values[field.attname] = None
-            elif value in ids[field.related_model]:
+            elif value in ids.get(field.related_model, {}):
                 values[field.attname] = ids[field.related_model][value]
             elif field.null:
                 values[field.attname] = None  # e.g. an audit entry of a round deleted before the backup
@@ -143,10 +150,56 @@ def _rows(data: dict[str, Any], section: str) -> list[dict[str, Any]]:
     return data.get(section, []) if section in OPTIONAL_SECTIONS else data[section]
 
 
+def _entry(data: dict[str, Any], section: str) -> dict[str, Any] | None:
+    """A section that is one entry (the series); missing from an older file or null: none."""
+    return data.get(section) if section in OPTIONAL_SECTIONS else data[section]
+
+
+def _link(model: type[models.Model], objects: list[models.Model], rows: list[dict[str, Any]],
+          ids: dict[type[models.Model], dict[int, int]]) -> None:
+    """The many-to-many links of a section's rows (a team's players), as lists of the file's ids."""
+    for field in model._meta.many_to_many:
+        if is_user_fk(field):
+            continue  # no section links users; the tournament's and the series' organizers are set apart
+        through = field.remote_field.through
+        source, target = f"{field.m2m_field_name()}_id", f"{field.m2m_reverse_field_name()}_id"
+        links = []
+        for obj, row in zip(objects, rows, strict=True):
+            for value in dict.fromkeys(row.get(field.name) or []):
+                if value not in ids.get(field.related_model, {}):
+                    raise BackupError(
+                        _("The backup refers to a missing %(model)s (%(id)s).")
+                        % {"model": field.related_model._meta.verbose_name, "id": value}
+                    )
+                links.append(through(**{source: obj.pk, target: ids[field.related_model][value]}))
+        through.objects.bulk_create(links, batch_size=500)
+
+
+def _series(row: dict[str, Any] | None, owner, users) -> tuple[Series | None, bool]:
+    """The series the restored tournament joins, and whether it is new (see the module docstring)."""
+    if not row:
+        return None, False
+    name = " ".join(str(row["name"]).split())
+    if owner is not None:
+        for series in Series.objects.filter(name__iexact=name).order_by("pk"):
+            if series.is_organizer(owner):
+                return series, False  # its rule stays: the season's other evenings count by it
+    series = Series(**_field_values(Series, row, {}, users))
+    series.name = name
+    series.full_clean()
+    series.save()
+    _keep_timestamps([series], [row])
+    organizers = [users[str(username)] for username in row.get("organizers") or [] if str(username) in users]
+    series.organizers.add(*organizers, *([owner] if owner is not None else []))
+    return series, True
+
+
 def _import(data: dict[str, Any], owner) -> Tournament:
     user_model = get_user_model()
     usernames = {str(name) for section in ("submissions", "audit", "payments") for row in _rows(data, section)
                  for name in (row.get("created_by"), row.get("confirmed_by"), row.get("user")) if name}
+    series_row = _entry(data, "series")
+    usernames |= {str(name) for name in (series_row or {}).get("organizers") or []}
     users = {u.get_username(): u for u in user_model.objects.filter(**{
         f"{user_model.USERNAME_FIELD}__in": usernames})}
     ids: dict[type[models.Model], dict[int, int]] = {model: {} for model in (Club, Player, Tournament)}
@@ -157,8 +210,10 @@ def _import(data: dict[str, Any], owner) -> Tournament:
     for row in data["players"]:
         ids[Player][row["id"]] = _player(row, clubs.get(row.get("club"))).pk
 
+    series, series_created = _series(series_row, owner, users)
     row = data["tournament"]
     tournament = Tournament(**_field_values(Tournament, row, ids, users))
+    tournament.series = series  # the file's series id means nothing here
     if Tournament.objects.filter(name=tournament.name, date=tournament.date).exists():
         suffix = " " + _("(restored)")
         room = Tournament._meta.get_field("name").max_length - len(suffix)
@@ -194,12 +249,20 @@ def _import(data: dict[str, Any], owner) -> Tournament:
             raise BackupError(_("This database cannot restore backups."))
         ids[model] = {r["id"]: obj.pk for r, obj in zip(rows, objects, strict=True)}
         _keep_timestamps(objects, rows)
+        _link(model, objects, rows, ids)
 
+    actor = owner.get_username() if owner is not None else ""
     audit(
-        tournament=tournament, user=owner, action=AuditAction.TOURNAMENT_RESTORE,
-        actor=owner.get_username() if owner is not None else "",
+        tournament=tournament, user=owner, action=AuditAction.TOURNAMENT_RESTORE, actor=actor,
         after={"exported_at": data.get("exported_at"), "format_version": data["version"]},
     )
+    # The series as series_create and series_join write it: a season changed by a restore says so.
+    if series_created:
+        audit(tournament=tournament, user=owner, action=AuditAction.SERIES_CREATE, actor=actor,
+              after=series_snapshot(series))
+    elif series is not None:
+        audit(tournament=tournament, user=owner, action=AuditAction.SERIES_JOIN, actor=actor,
+              before={"series": None}, after={"series": series.name})
     return tournament
 
 
