@@ -3,8 +3,11 @@
 Every text in the file goes through the app's one text rule (`engine.text`: no NUL or other control
 characters; multi-line only where a text is); the tournament's settings through the settings form
 (`TournamentForm`, with its limits), every player through the player form, every club name like the
-club field, and the rounds must fit the tournament (numbers 1 to its number of rounds). The first
-problem refuses the whole restore with a message naming it; nothing is written.
+club field, and the rounds must fit the tournament (numbers 1 to its number of rounds). Teams keep the
+rules of declaring one (`teams.services.team_create`): a name, 2 to 6 of the file's registrations, no
+name twice, nobody in two teams. The series' rule goes through the series form (`SeriesForm`, with its
+limits and the engine's `rule_problems`). The first problem refuses the whole restore with a message
+naming it; nothing is written.
 """
 
 from __future__ import annotations
@@ -12,14 +15,18 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from engine.series import rule_problems
 from engine.standings import DEFAULT_TIEBREAKS
 from engine.text import TextError, forbidden
-from tournament.models import Club
+from tournament.models import Club, Series, Team
 
 from ..players.forms import PlayerForm
+from ..series.forms import SeriesForm
+from ..series.rules import season_rule
 from ..tournaments.forms import TournamentForm
-from .format import BackupError
+from .format import OPTIONAL_SECTIONS, BackupError
 
 MAX_STRINGS = 2_000_000  # strings in one file: a backup of a big evening has a few hundred thousand
 
@@ -112,6 +119,98 @@ def check_rounds(data: dict[str, Any]) -> None:
             )
 
 
+def _player_names(data: dict[str, Any]) -> dict[Any, str]:
+    """Registration id in the file → the player's name, for messages."""
+    players = {row.get("id"): f"{row.get('first_name')} {row.get('last_name')}" for row in data["players"]}
+    return {row.get("id"): players.get(row.get("player"), "?")[:60] for row in data["registrations"]}
+
+
+def check_teams(data: dict[str, Any]) -> None:
+    teams = data.get("teams", []) if "teams" in OPTIONAL_SECTIONS else data["teams"]
+    if not isinstance(teams, list):
+        raise TypeError("teams")
+    names = _player_names(data)
+    max_name = Team._meta.get_field("name").max_length
+    seen: set[str] = set()
+    team_of: dict[Any, str] = {}
+    for row in teams:
+        name = " ".join(row["name"].split()) if isinstance(row["name"], str) else ""
+        if not name or len(name) > max_name:
+            raise BackupError(
+                _("The backup has a team name that is empty or longer than %(max)s characters; "
+                  "nothing was restored.") % {"max": max_name}
+            )
+        team = name[:60]
+        if name.casefold() in seen:
+            raise BackupError(
+                _("The backup has two teams named %(team)s; nothing was restored.") % {"team": team}
+            )
+        seen.add(name.casefold())
+        if not isinstance(row["members"], list):
+            raise TypeError("members")
+        members = list(dict.fromkeys(row["members"]))
+        if not Team.MIN_MEMBERS <= len(members) <= Team.MAX_MEMBERS:
+            limits = {"team": team, "count": len(members), "min": Team.MIN_MEMBERS, "max": Team.MAX_MEMBERS}
+            raise BackupError(ngettext(
+                "The backup's team %(team)s has %(count)s player, but a team has %(min)s to %(max)s "
+                "players; nothing was restored.",
+                "The backup's team %(team)s has %(count)s players, but a team has %(min)s to %(max)s "
+                "players; nothing was restored.", len(members),
+            ) % limits)
+        for member in members:
+            if member not in names:
+                raise BackupError(
+                    _("The backup's team %(team)s has a player who is not registered in the tournament "
+                      "(%(id)s); nothing was restored.") % {"team": team, "id": str(member)[:12]}
+                )
+            if member in team_of:
+                raise BackupError(
+                    _("In the backup, %(name)s is in two teams (%(first)s and %(second)s); "
+                      "nothing was restored.")
+                    % {"name": names[member], "first": team_of[member], "second": team}
+                )
+            team_of[member] = team
+
+
+def _points_text(table: list[Any]) -> str:
+    """The points table as the form's text; what is no whole number stays one the form refuses."""
+    return "-".join(str(value) if type(value) is int else "?" for value in table)
+
+
+def check_series(data: dict[str, Any]) -> None:
+    """The series' rule as the series form would take it; then the engine on the file's own table and
+    tie-breaks (a form's text has no minus sign)."""
+    row = data.get("series") if "series" in OPTIONAL_SECTIONS else data["series"]
+    if row is None:
+        return
+    if not isinstance(row, dict):
+        raise TypeError("series")
+
+    def value(name: str) -> Any:
+        return row[name] if name in row else Series._meta.get_field(name).get_default()
+
+    form_data = {name: _form_value(value(name)) for name in SeriesForm.Meta.fields}
+    form_data = {name: text for name, text in form_data.items() if text != ""}
+    table, tiebreaks = value("points_table"), value("tiebreaks")
+    if not isinstance(table, list) or not isinstance(tiebreaks, list) or not isinstance(
+        row.get("organizers", []), list
+    ):
+        raise TypeError("series")
+    form_data["points_table_text"] = _points_text(table)
+    form_data["tiebreak_order"] = ",".join(str(key) for key in tiebreaks)
+    form = SeriesForm(form_data)
+    what = _("series %(name)s") % {"name": str(row.get("name"))[:60]}
+    if not form.is_valid():
+        _refuse(what, form)
+    probe = Series(**form.settings())
+    probe.points_table, probe.tiebreaks = table, tiebreaks
+    fields = {"table": "points_table_text", "tiebreaks": "tiebreak_order"}  # as SeriesForm.clean names them
+    for problem in rule_problems(season_rule(probe)):
+        form.add_error(fields.get(problem.field, problem.field), _(problem.message) % problem.params)
+    if form.errors:
+        _refuse(what, form)
+
+
 def check_backup(data: dict[str, Any]) -> None:
     """Raise BackupError for the first thing the forms would refuse."""
     try:
@@ -119,5 +218,7 @@ def check_backup(data: dict[str, Any]) -> None:
         check_tournament(data["tournament"])
         check_players(data["players"], data["clubs"])
         check_rounds(data)
+        check_teams(data)
+        check_series(data)
     except (KeyError, TypeError, AttributeError, TextError) as exc:
         raise BackupError(_("The backup is incomplete or damaged; nothing was restored.")) from exc
