@@ -17,6 +17,12 @@ What it minimises, in this order:
    tables: 4x4+3x5, 19 repeats with the rule, about 2 without);
 3. in round 1 (or when ``separate_clubs=True``), players of the same club at one table.
 
+Team-mates (``SeatingPlayer.team``) at one table weigh more than all of these, in every round: a pair
+of them costs far more than the repeats that keeping them apart may cost, so they meet only where no
+seating keeps them apart (a team larger than the number of tables, or odd tables that the odd-table
+rule gives to too many players of one team).  With
+teams the known designs are not used: their rounds are fixed, the search would not move team-mates.
+
 Seat order within a table is the playing order; it is chosen so that who sits first (and every other
 seat) rotates: each table takes the permutation that puts its players on the seats they had least.
 

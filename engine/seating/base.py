@@ -11,8 +11,12 @@ class SeatingError(ValueError):
 
 @dataclass(frozen=True)
 class SeatingPlayer:
+    """``club``: kept apart from club-mates in club-separated rounds; ``team``: kept apart from
+    team-mates in every round, before anything else (docs/rules.md §4)."""
+
     id: int
     club: str = ""
+    team: str = ""
 
 
 Round = list[list[int]]

@@ -16,6 +16,10 @@ from engine.seating.base import Round
 _REPEAT = 10
 _THIRD = 100
 _CLUB = 3  # a same-club pair in a club-separated round; cheaper than any repeat
+# a pair of team-mates at one table, in any round: far dearer than the repeats that keeping them apart
+# may cost (a third meeting costs 110 more than a second, a fourth 210 more than a third), so
+# team-mates meet only where no seating keeps them apart
+_TEAM = 10_000
 _STICK = 1  # re-planning: bonus for a pair of the previous plan still at one table
 
 def _pair_cost(m: int) -> int:

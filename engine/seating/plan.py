@@ -110,7 +110,8 @@ def seat_round(
     if separate_clubs is None:
         separate_clubs = not history
     rnd = None
-    if not separate_clubs:
+    # (designs and the canonical plan are fixed rounds, not searched: they know nothing of teams)
+    if not separate_clubs and not ctx.has_teams:
         cont = _design_rounds(ctx, ctx.history, 1, None, rng)
         if cont:
             rnd = cont[0]
@@ -118,8 +119,10 @@ def seat_round(
     budget = _budget(_ROUND_BUDGET, ctx.n, effort)
     if rnd is None and not separate_clubs and n_rounds is not None and ctx.history:
         rnd = _from_canonical_plan(ctx, n_rounds, preferred, rng, effort)
-    if rnd is None and (not ctx.history or ahead == 0):
-        # round 1 (without clubs, every first round is as good as any other) or the last round
+    if rnd is None and (ahead == 0 or not (ctx.history or ctx.has_teams)):
+        # the last round, or round 1 without teams (without clubs, every first round is as good as any
+        # other); with teams, who sits at the odd tables in round 1 decides whether the later rounds
+        # can keep every team apart, so round 1 is planned with them
         rnd = _seat_one(ctx, rng, separate_clubs, budget)
     if rnd is None:
         # plan this round together with the next ones (not returned), so that it does not leave them
@@ -161,7 +164,7 @@ def _from_canonical_plan(
     rounds fitted one after the other into a fixed history (the history is fixed, so a search after it
     only repairs; the plan was made with all rounds free).  When the history is not such a beginning
     (a manual swap, withdrawals, arrivals), the caller searches the remaining rounds as usual."""
-    if ctx.n > _CANONICAL_UP_TO or not _clean_history(ctx):
+    if ctx.has_teams or ctx.n > _CANONICAL_UP_TO or not _clean_history(ctx):
         return None
     h = len(ctx.history)
     plan = _canonical_plan(ctx.n, tuple(ctx.sizes), n_rounds, preferred, effort)
@@ -296,7 +299,8 @@ def _fresh_plan(ctx: _Context, n_rounds: int, rng: random.Random, budget: int, e
     ctx = ctx.clone()
     fixed: list[list[list[int]]] = []  # planned rounds not to be searched (design rounds)
     known = list(ctx.history)
-    has_design = any(True for _ in _design_candidates(ctx.n, ctx.sizes))
+    # a design's rounds are not searched, so they could not keep team-mates apart
+    has_design = not ctx.has_teams and any(True for _ in _design_candidates(ctx.n, ctx.sizes))
     if h == 0 and has_design:
         # any first round is isomorphic to the design's first round: seat it for the clubs, then
         # continue the design from it

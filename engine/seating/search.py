@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from engine.seating.costs import _CLUB, _DOWN, _STICK, _UP, _pair_cost
+from engine.seating.costs import _CLUB, _DOWN, _STICK, _TEAM, _UP, _pair_cost
 from engine.seating.state import _Context
 
 _MOVE_COST = 25  # a move (with its bookkeeping) costs about as much time as this many evaluations
@@ -134,11 +134,11 @@ class _Search:
         for q in table:
             if q != p and row[q] >= 2:
                 return True
-        if self.club_rounds[r]:
-            c = self.ctx.clubs[p]
-            if c >= 0:
+        for groups, on in ((self.ctx.clubs, self.club_rounds[r]), (self.ctx.teams, self.ctx.has_teams)):
+            g = groups[p]
+            if on and g >= 0:
                 for q in table:
-                    if q != p and self.ctx.clubs[q] == c:
+                    if q != p and groups[q] == g:
                         return True
         return False
 
@@ -163,8 +163,7 @@ class _Search:
             for r, rnd in enumerate(self.rounds):
                 anc = self.anchors[r]
                 for table in rnd:
-                    cnt = Counter(anc[p] for p in table if anc[p] >= 0)
-                    total -= self.stick[r] * sum(v * (v - 1) // 2 for v in cnt.values())
+                    total -= self.stick[r] * _pairs_of_a_group(anc, table)
         n = self.n
         for a in range(n):
             row = ctx.M[a]
@@ -172,10 +171,11 @@ class _Search:
                 if row[b] > 1:
                     total += _pair_cost(row[b])
         for r, rnd in enumerate(self.rounds):
-            if self.club_rounds[r]:
-                for table in rnd:
-                    cl = [ctx.clubs[p] for p in table if ctx.clubs[p] >= 0]
-                    total += _CLUB * sum(v * (v - 1) // 2 for v in Counter(cl).values())
+            for table in rnd:
+                if self.club_rounds[r]:
+                    total += _CLUB * _pairs_of_a_group(ctx.clubs, table)
+                if ctx.has_teams:
+                    total += _TEAM * _pairs_of_a_group(ctx.teams, table)
         return total
 
     def swap(self, r: int, a: int, b: int) -> None:
@@ -229,40 +229,14 @@ class _Search:
         for y in B:
             if y != b:
                 d += up[Ma[y]] + down[Mb[y]]
+        rest_a = [x for x in A if x != a]
         if self.club_rounds[r]:
-            d += self._club_delta([x for x in A if x != a], B, a, b)
+            d += _CLUB * _group_delta(self.ctx.clubs, rest_a, B, a, b)
+        if self.ctx.has_teams:
+            d += _TEAM * _group_delta(self.ctx.teams, rest_a, B, a, b)
         if self.anchors is not None:
-            d += self.stick[r] * self._stick_delta(self.anchors[r], [x for x in A if x != a], B, a, b)
+            d -= self.stick[r] * _group_delta(self.anchors[r], rest_a, B, a, b)
         return d
-
-    def _stick_delta(self, anc: list[int], rest_a: list[int], B: list[int], a: int, b: int) -> int:
-        ca, cb = anc[a], anc[b]
-        s = 0
-        for x in rest_a:
-            cx = anc[x]
-            if cx >= 0:
-                s += (cx == ca) - (cx == cb)
-        for y in B:
-            if y != b:
-                cy = anc[y]
-                if cy >= 0:
-                    s += (cy == cb) - (cy == ca)
-        return s
-
-    def _club_delta(self, rest_a: list[int], B: list[int], a: int, b: int) -> int:
-        clubs = self.ctx.clubs
-        ca, cb = clubs[a], clubs[b]
-        if ca == cb:
-            return 0
-        s = 0
-        for x in rest_a:
-            cx = clubs[x]
-            s += (cx == cb and cb >= 0) - (cx == ca and ca >= 0)
-        for y in B:
-            if y != b:
-                cy = clubs[y]
-                s += (cy == ca and ca >= 0) - (cy == cb and cb >= 0)
-        return _CLUB * s
 
     def snapshot(self) -> list[list[list[int]]]:
         return [[list(t) for t in rnd] for rnd in self.rounds]
@@ -310,6 +284,8 @@ class _Search:
                 for x in rest_a:
                     leave += down[Ma[x]]
                 club_round = self.club_rounds[r]
+                clubs = self.ctx.clubs
+                teams = self.ctx.teams if self.ctx.has_teams else None
                 anc = self.anchors[r] if self.anchors is not None else None
                 stick_r = self.stick[r]
                 roles_r = roles_free and not self.fixed_roles[r]
@@ -338,9 +314,11 @@ class _Search:
                             if y != b:
                                 d += down[Mb[y]]
                         if club_round:
-                            d += self._club_delta(rest_a, table, a, b)
+                            d += _CLUB * _group_delta(clubs, rest_a, table, a, b)
+                        if teams is not None:
+                            d += _TEAM * _group_delta(teams, rest_a, table, a, b)
                         if anc is not None:
-                            d += stick_r * self._stick_delta(anc, rest_a, table, a, b)
+                            d -= stick_r * _group_delta(anc, rest_a, table, a, b)
                         evals += 1
                         if (a_tabu or tabu_r[b] > it) and cost + d >= best_cost:
                             continue
@@ -415,3 +393,28 @@ class _Search:
         for r in range(len(self.rounds)):
             for p in range(self.n):
                 self._update(r, p)
+
+
+def _pairs_of_a_group(groups: list[int], table: list[int]) -> int:
+    """Pairs at ``table`` of one group (club, team, table of the old plan); -1 is no group."""
+    counts = Counter(groups[p] for p in table if groups[p] >= 0)
+    return sum(v * (v - 1) // 2 for v in counts.values())
+
+
+def _group_delta(groups: list[int], rest_a: list[int], B: list[int], a: int, b: int) -> int:
+    """How many more pairs of one group sit together when ``a`` and ``b`` swap tables (``rest_a``: a's
+    table without a; ``B``: b's table); -1 is no group."""
+    ga, gb = groups[a], groups[b]
+    if ga == gb:
+        return 0
+    s = 0
+    for x in rest_a:
+        gx = groups[x]
+        if gx >= 0:
+            s += (gx == gb) - (gx == ga)
+    for y in B:
+        if y != b:
+            gy = groups[y]
+            if gy >= 0:
+                s += (gy == ga) - (gy == gb)
+    return s

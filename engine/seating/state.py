@@ -38,6 +38,10 @@ class _Context:
         club_names = sorted({p.club for p in order if p.club})
         club_no = {c: i for i, c in enumerate(club_names)}
         self.clubs = [club_no[p.club] if p.club else -1 for p in order]
+        team_names = sorted({p.team for p in order if p.team})
+        team_no = {t: i for i, t in enumerate(team_names)}
+        self.teams = [team_no[p.team] if p.team else -1 for p in order]
+        self.has_teams = bool(team_names)
         self.sizes = list(sizes)
         self.special_sizes = _special_sizes(self.sizes, preferred)
         self.M = [[0] * n for _ in range(n)]
@@ -108,10 +112,41 @@ class _Context:
         noise = [rng.random() for _ in range(n)]
         level = self.levels()
         order = sorted(range(n), key=lambda p: (level[p], 0 if prefer and prefer[p] else 1, noise[p]))
+        if self.has_teams:
+            order = self._roles_for_teams(order, level, k)
         special = [False] * n
         for p in order[:k]:
             special[p] = True
         return special
+
+
+    def _roles_for_teams(self, order: list[int], level: list[int], k: int) -> list[int]:
+        """``order`` with the tied players at the cut for the odd seats re-ordered so that every team can
+        sit apart: a team of s players needs at least s - (normal tables) and at most (odd tables) of
+        them at odd tables.  The rule (lowest level first) still decides; only ties are chosen."""
+        odd_tables = sum(1 for size in self.sizes if size in self.special_sizes)
+        normal_tables = len(self.sizes) - odd_tables
+        cut = level[order[k - 1]]
+        forced = [p for p in order if level[p] < cut]
+        tied = [p for p in order if level[p] == cut]
+        later = [p for p in order if level[p] > cut]
+        size = Counter(t for t in self.teams if t >= 0)
+        at_odd = Counter(self.teams[p] for p in forced if self.teams[p] >= 0)
+        picked: list[int] = []
+        for wanted in (
+            lambda t: t >= 0 and at_odd[t] < size[t] - normal_tables,  # teams short of odd seats first
+            lambda t: t < 0 or at_odd[t] < odd_tables,  # then anyone whose team has room at odd tables
+            lambda t: True,
+        ):
+            for p in tied:
+                if len(forced) + len(picked) == k:
+                    break
+                t = self.teams[p]
+                if p not in picked and wanted(t):
+                    picked.append(p)
+                    if t >= 0:
+                        at_odd[t] += 1
+        return forced + picked + [p for p in tied if p not in picked] + later
 
 
 def _special_sizes(sizes: Sequence[int], preferred: int | None) -> frozenset[int]:

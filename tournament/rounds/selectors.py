@@ -29,16 +29,17 @@ def seating_history(tournament: Tournament, before_round: int | None = None) -> 
 def seating_players(
     regs: list[Registration], teams: dict[int, int] | None = None, *, clubs: bool = True
 ) -> list[SeatingPlayer]:
-    """The engine's players; with `teams` (registration → team), a team is what is kept apart for its
-    members, in place of their club; `clubs=False` keeps only the teams apart."""
+    """The engine's players: with `teams` (registration → team) their teams, which the engine keeps apart
+    in every round; `clubs=False` leaves out the clubs (kept apart only in a club-separated round)."""
     teams = teams or {}
-
-    def group(reg: Registration) -> str:
-        if reg.pk in teams:
-            return f"team {teams[reg.pk]}"
-        return reg.player.club_name if clubs else ""
-
-    return [SeatingPlayer(id=reg.pk, club=group(reg)) for reg in regs]
+    return [
+        SeatingPlayer(
+            id=reg.pk,
+            club=reg.player.club_name if clubs else "",
+            team=str(teams[reg.pk]) if reg.pk in teams else "",
+        )
+        for reg in regs
+    ]
 
 
 @dataclass(frozen=True)

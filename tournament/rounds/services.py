@@ -74,8 +74,9 @@ def _plan_rounds(
     """Plan rounds `number`..last; warm: start from the stored plan (players withdrew or arrived)."""
     old = tournament.seating_plan.get("rounds", {}) if warm else {}
     previous = [old[str(n)] for n in range(number, tournament.rounds_total + 1) if str(n) in old]
+    teams = team_of_registration(tournament) if tournament.separate_teams else {}
     rounds = seating.plan_schedule(
-        selectors.seating_players(regs), tournament.rounds_total, sizes, seed=seed,
+        selectors.seating_players(regs, teams), tournament.rounds_total, sizes, seed=seed,
         history=selectors.seating_history(tournament, before_round=number),
         previous_plan=previous or None, preferred=tournament.table_size, effort=settings.SEATING_EFFORT,
     )
@@ -123,8 +124,7 @@ def _next_tables(
         selectors.seating_history(tournament, before_round=number),
         sizes,
         seed=seed,
-        # Team-mates are kept apart in every round, clubs only in the first.
-        separate_clubs=clubs or bool(teams),
+        separate_clubs=clubs,
         preferred=tournament.table_size,
         n_rounds=tournament.rounds_total,
         effort=settings.SEATING_EFFORT,
