@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the whole suite on SQLite, then every test of the app's code again on a throwaway PostgreSQL 15
-# cluster on loopback. Run once: the engine's tests (no database) and the real-browser tests (they
+# cluster on loopback. Run once: the engine's tests (no database), the real-browser tests (they
 # drive the same views and services as tests/tournament, which runs on both; SQLite is the hall's
-# database).
+# database) and the tests marked one_database (their subject is not the database: documents'
+# geometry, settings, headers, who may open a page; test_smoke opens every page on both).
 # COVERAGE=1 measures line coverage on the SQLite run (it triples the time of the seating search).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,4 +37,5 @@ trap cleanup EXIT
 echo "== test suite on PostgreSQL"
 pg_tests=("$@")
 [ ${#pg_tests[@]} -eq 0 ] && pg_tests=(tests/tournament)
-DATABASE_URL="postgres://uno@127.0.0.1:$port/uno" $PY -m pytest -n "$WORKERS" -p no:cacheprovider "${pg_tests[@]}"
+DATABASE_URL="postgres://uno@127.0.0.1:$port/uno" $PY -m pytest -n "$WORKERS" -p no:cacheprovider \
+  -m "not one_database" "${pg_tests[@]}"

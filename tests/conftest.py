@@ -1,6 +1,26 @@
 import pytest
+from whitenoise.middleware import WhiteNoiseMiddleware
 
 from tests.factories import RegistrationFactory, TournamentFactory, UserFactory
+
+
+@pytest.fixture(autouse=True, scope="session")
+def static_files_listed_once():
+    """The test client builds the middleware anew for every client, and WhiteNoise then lists and
+    stats every static file (a tenth of a view test's time); they do not change during a run."""
+    original = WhiteNoiseMiddleware.add_files_from_finders
+    listed: dict = {}
+
+    def add_files_once(self) -> None:
+        if not listed:
+            original(self)
+            listed.update(self.files)
+        else:
+            self.files.update(listed)
+
+    WhiteNoiseMiddleware.add_files_from_finders = add_files_once
+    yield
+    WhiteNoiseMiddleware.add_files_from_finders = original
 
 
 @pytest.fixture

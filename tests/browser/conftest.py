@@ -19,15 +19,23 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.browser)
 
 
-@pytest.fixture(autouse=True)
-def allow_sync_orm_beside_playwright(monkeypatch):
-    """Playwright's sync API runs an event loop in the test thread; the test's own ORM calls are safe."""
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+@pytest.fixture(scope="module")
+def browser():
+    """One chromium per module (a start costs about a second); each test opens its own contexts.
 
-
-@pytest.fixture
-def browser(allow_sync_orm_beside_playwright):
-    with sync_playwright() as playwright:
+    Playwright's sync API runs an event loop in the test thread while it is open, so Django would take
+    the tests' own ORM calls for calls from async code: they are safe, and allowed for the module."""
+    with pytest.MonkeyPatch.context() as patch, sync_playwright() as playwright:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture(autouse=True)
+def contexts_closed_after_each_test(request):
+    """The browser outlives a test: a page left open would go on polling the next test's server."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in request.getfixturevalue("browser").contexts:
+            context.close()

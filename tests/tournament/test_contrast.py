@@ -11,6 +11,8 @@ from django.conf import settings
 
 from engine.chart import HIGHLIGHT_COLOURS
 
+pytestmark = pytest.mark.one_database  # the stylesheets
+
 CSS = Path(settings.BASE_DIR) / "static" / "css"
 RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
 VARIABLE = re.compile(r"--([\w-]+):\s*(#[0-9a-fA-F]{6})")

@@ -10,6 +10,8 @@ from types import SimpleNamespace
 
 import pytest
 
+pytestmark = pytest.mark.one_database  # settings and the server config
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

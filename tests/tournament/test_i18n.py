@@ -21,6 +21,8 @@ from django.utils.translation import trans_real
 
 from tests.tournament.uploadstream import CountingBody, multipart_head, post_body
 
+pytestmark = pytest.mark.one_database  # the catalogues and templates
+
 PO_FILE = Path(django_settings.BASE_DIR) / "locale" / "de" / "LC_MESSAGES" / "django.po"
 MO_FILE = PO_FILE.with_suffix(".mo")
 

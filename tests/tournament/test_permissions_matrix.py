@@ -29,6 +29,8 @@ from tournament.models import (
 from tournament.results.services import result_submit
 from tournament.rounds.services import round_close, round_seat, table_regenerate_token
 
+pytestmark = pytest.mark.one_database  # who may open what; test_smoke opens every page on both
+
 ROLES = ["anonymous", "captain", "other_organizer", "staff", "organizer", "superuser"]
 UNAUTHORISED = ["anonymous", "captain", "other_organizer", "staff"]
 MANAGERS = ["organizer", "superuser"]

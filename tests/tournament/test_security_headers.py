@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from django.test import Client
 
 from tests.tournament.urlmap import POST_ONLY, audience, named_urls
+
+pytestmark = pytest.mark.one_database  # headers and markup; test_smoke opens every page on both
 
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*type=\"application/json\")[^>]*>", re.I)
 STYLE_ATTRIBUTE = re.compile(r"<[^>]+\sstyle=", re.I)

@@ -5,6 +5,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.one_database  # what the WSGI module imports
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

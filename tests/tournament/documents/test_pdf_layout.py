@@ -9,7 +9,7 @@ from tests.factories import PlayerFactory, RegistrationFactory, play_round, seat
 from tests.tournament.documents.pdfwords import problems, words
 from tournament.rounds.services import seating_plan_create
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.one_database]  # the geometry of rendered pages
 
 
 @pytest.fixture
