@@ -37,12 +37,19 @@ def forbidden(ch: str, *, multiline: bool = False) -> bool:
     return (code & 0xFFFE) == 0xFFFE or 0xFDD0 <= code <= 0xFDEF
 
 
+def has_forbidden(text: str, *, multiline: bool = False) -> bool:
+    """Whether `text` holds a character `forbidden` refuses; printable ASCII (most text) at C speed."""
+    if text.isascii() and text.isprintable():
+        return False
+    return any(forbidden(ch, multiline=multiline) for ch in text)
+
+
 def clean_text(raw: object, *, max_length: int | None = None, multiline: bool = False) -> str:
     """`raw` as it may be stored; raises TextError. None is the empty text."""
     if raw is None:
         return ""
     text = unicodedata.normalize("NFC", str(raw)).strip()
-    if any(forbidden(ch, multiline=multiline) for ch in text):
+    if has_forbidden(text, multiline=multiline):
         raise TextError("control_character", text)
     if multiline:
         text = text.replace("\r\n", "\n").replace("\r", "\n")

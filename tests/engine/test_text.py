@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.text import TextError, clean_text, forbidden, search_words
+from engine.text import TextError, clean_text, forbidden, has_forbidden, search_words
 
 CONTROLS = ["\x00", "\x1b", "\x0b", "\x07", "\x0c", "\x7f", "\x85", "\u2028", "\u202e", "\ufffe"]
 
@@ -59,3 +59,10 @@ def test_cleaned_text_has_no_forbidden_character_and_is_nfc(text):
 )
 def test_search_words_never_carry_a_character_no_stored_text_holds(typed, words):
     assert search_words(typed) == words
+
+
+@given(st.text(st.characters(max_codepoint=0x30000)) | st.text(st.characters(max_codepoint=0x7F)),
+       st.booleans())
+def test_has_forbidden_agrees_with_the_rule_for_every_character(text, multiline):
+    """The fast path for printable ASCII gives what the character rule gives."""
+    assert has_forbidden(text, multiline=multiline) == any(forbidden(ch, multiline=multiline) for ch in text)

@@ -19,7 +19,7 @@ from django.utils.translation import ngettext
 
 from engine.series import rule_problems
 from engine.standings import DEFAULT_TIEBREAKS
-from engine.text import TextError, forbidden
+from engine.text import TextError, has_forbidden
 from tournament.models import Club, Series, Team
 
 from ..players.forms import PlayerForm
@@ -32,26 +32,46 @@ MAX_STRINGS = 2_000_000  # strings in one file: a backup of a big evening has a 
 
 
 def _strings(value: Any, path: str):
+    """Every string in `value` as (text, where): its container's path and, written out only when it is
+    reported (a big file has a million strings), what it is in there (see `_place`)."""
     stack = [(value, path)]
     while stack:
         item, where = stack.pop()
-        if isinstance(item, str):
-            yield item, where
-        elif isinstance(item, dict):
-            stack.extend((v, f"{where}.{k}") for k, v in item.items())
-            stack.extend((k, f"{where} (key)") for k in item if isinstance(k, str))
+        if isinstance(item, dict):
+            for key, child in item.items():
+                if isinstance(key, str):
+                    yield key, (where, None)
+                if isinstance(child, str):
+                    yield child, (where, key)
+                elif isinstance(child, dict | list):
+                    stack.append((child, f"{where}.{key}"))
         elif isinstance(item, list):
-            stack.extend((v, f"{where}[{i}]") for i, v in enumerate(item))
+            for i, child in enumerate(item):
+                if isinstance(child, str):
+                    yield child, (where, i)
+                elif isinstance(child, dict | list):
+                    stack.append((child, f"{where}[{i}]"))
+        elif isinstance(item, str):
+            yield item, (where, "")
+
+
+def _place(where: tuple[str, Any]) -> str:
+    container, key = where
+    if key is None:
+        return f"{container} (key)"  # not the key itself: it holds the character refused
+    if isinstance(key, int):
+        return f"{container}[{key}]"
+    return f"{container}.{key}" if key else container
 
 
 def check_texts(data: dict[str, Any]) -> None:
     for count, (text, where) in enumerate(_strings(data, "backup"), start=1):
         if count > MAX_STRINGS:
             raise BackupError(_("The backup is too large to be restored."))
-        if any(forbidden(ch, multiline=True) for ch in text):
+        if has_forbidden(text, multiline=True):
             raise BackupError(
                 _("The backup contains control characters (such as NUL) at %(where)s; "
-                  "nothing was restored.") % {"where": where[:80]}
+                  "nothing was restored.") % {"where": _place(where)[:80]}
             )
 
 

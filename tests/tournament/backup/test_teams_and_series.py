@@ -9,7 +9,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import translation
 
-from tests.factories import UserFactory, play_round
+from tests.conftest import twelve_players
+from tests.factories import TournamentFactory, UserFactory, play_round
 from tournament.backup.format import BackupError, dumps
 from tournament.backup.selectors import export_tournament
 from tournament.backup.services import import_tournament
@@ -40,17 +41,25 @@ RULE = {
 TEAMS = {"Die Asse": (0, 3), "Buben": (3, 5), "Damen & Könige": (5, 8)}
 
 
-@pytest.fixture
-def evening(tournament, players, organizer):
+@pytest.fixture(scope="module")
+def module_evening(module_db) -> Tournament:
     """Three teams (3, 2 and 3 players), two closed rounds, the first evening of a series with a rule of
-    its own."""
+    its own: built once for the module (see `module_db`), as every test restores from it."""
+    organizer = UserFactory(username="orga")
+    tournament = TournamentFactory(organizers=[organizer])
+    players = twelve_players(tournament)
     for name, (first, last) in TEAMS.items():
         team_create(tournament=tournament, user=organizer, name=name, members=players[first:last])
     series_create(tournament=tournament, user=organizer, name=SERIES, **RULE)
     play_round(tournament, organizer, seed=3)
     play_round(tournament, organizer, seed=4)
-    tournament.refresh_from_db()
     return tournament
+
+
+@pytest.fixture
+def evening(module_evening, db) -> Tournament:
+    """The module's evening for one test (in a savepoint: what a test changes is undone after it)."""
+    return Tournament.objects.get(pk=module_evening.pk)
 
 
 def backup(tournament):
