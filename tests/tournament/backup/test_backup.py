@@ -9,7 +9,8 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from engine.validation import SeatReport
-from tests.factories import UserFactory, play_round, report_points
+from tests.conftest import twelve_players
+from tests.factories import TournamentFactory, UserFactory, play_round, report_points
 from tournament.backup.format import FORMAT_VERSION, BackupError, dumps, loads
 from tournament.backup.selectors import export_tournament
 from tournament.backup.services import import_tournament
@@ -33,9 +34,13 @@ from tournament.standings.selectors import counted_rounds, standings
 from tournament.tournaments.services import tournament_snapshot, tournament_update
 
 
-@pytest.fixture
-def played(tournament, players, organizer):
-    """Two closed rounds, a third open with a captain's report, a correction and a withdrawal."""
+@pytest.fixture(scope="module")
+def module_played(module_db) -> Tournament:
+    """Two closed rounds, a third open with a captain's report, a correction and a withdrawal: built
+    once for the module (see `module_db`)."""
+    organizer = UserFactory(username="orga")
+    tournament = TournamentFactory(organizers=[organizer])
+    players = twelve_players(tournament)
     tournament_update(tournament=tournament, user=organizer, changes={"rounds_total": 4})
     first = play_round(tournament, organizer, seed=11)
     table = first.tables.get(number=1)
@@ -55,6 +60,12 @@ def played(tournament, players, organizer):
         idempotency_key="abc123", confirm_warnings=True,
     )
     return tournament
+
+
+@pytest.fixture
+def played(module_played, db) -> Tournament:
+    """The module's played tournament for one test (in a savepoint: what a test changes is undone)."""
+    return Tournament.objects.get(pk=module_played.pk)
 
 
 def picture(tournament: Tournament) -> dict:
@@ -291,10 +302,11 @@ def test_restore_page_rejects_bad_files(organizer_client, played, content):
 
 
 def test_restore_page_needs_login(client, db):
+    before = Tournament.objects.count()
     response = client.get(reverse("restore"))
     assert response.status_code == 302 and reverse("login") in response["Location"]
     assert client.post(reverse("restore"), {"file": SimpleUploadedFile("b.json", b"{}")}).status_code == 302
-    assert not Tournament.objects.exists()
+    assert Tournament.objects.count() == before
 
 
 def test_report_helper_is_valid(tournament, players, organizer):
