@@ -8,6 +8,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
+# pytest keeps the test modules it rewrites for its assertions as bytecode; where the environment says
+# not to write any, every worker of both runs would rewrite all of them again (10 s each).
+unset PYTHONDONTWRITEBYTECODE
 # Two workers (pytest-xdist) on these 2-core machines: the whole suite in about half the time.
 WORKERS=${PYTEST_WORKERS:-2}
 

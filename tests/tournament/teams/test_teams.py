@@ -49,7 +49,7 @@ def test_seating_keeps_team_mates_apart_in_every_round(organizer, tournament, pl
     """Fourteen players (tables of 4, 4, 3 and 3) with teams of 4, 3, 3 and 2: team-mates never meet in
     any of the six rounds, round by round or planned at the start (they come before repeats, which
     this field cannot avoid).  At a third of the app's budget, not the flows' sliver: the odd tables
-    make this field a search, as tests/engine/test_seating.py shows at the full budget."""
+    make this field a search (tests/engine/test_seating.py)."""
     settings.SEATING_EFFORT = 0.3
     seed = 1
     tournament.plan_all_rounds = plan_all_rounds
