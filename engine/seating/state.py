@@ -119,7 +119,6 @@ class _Context:
             special[p] = True
         return special
 
-
     def _roles_for_teams(self, order: list[int], level: list[int], k: int) -> list[int]:
         """``order`` with the tied players at the cut for the odd seats re-ordered so that every team can
         sit apart: a team of s players needs at least s - (normal tables) and at most (odd tables) of
