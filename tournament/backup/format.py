@@ -57,6 +57,12 @@ SECTIONS: list[tuple[str, type[models.Model]]] = [
 OPTIONAL_SECTIONS = {"signups", "payments", "teams", "series"}
 
 
+def section(data: dict[str, Any], name: str, missing: Any = ()) -> Any:
+    """A section of the file; one added later (`OPTIONAL_SECTIONS`) is `missing` from an older file:
+    no rows, or (the series) no entry."""
+    return data.get(name, missing) if name in OPTIONAL_SECTIONS else data[name]
+
+
 class BackupError(ValueError):
     """The file is not a backup this version can restore; the message says why, for the organizer."""
 

@@ -21,7 +21,6 @@ from tournament.models import (
     Registration,
     Round,
     Seat,
-    Series,
     Signup,
     Submission,
     SubmissionEntry,
@@ -66,8 +65,7 @@ def _row(obj: models.Model, usernames: dict[int, str]) -> dict[str, Any]:
 
 def _series(tournament: Tournament, usernames: dict[int, str]) -> dict[str, Any] | None:
     """The series the tournament is an evening of: its name, rule and organizers (None: in none)."""
-    series = Series.objects.filter(pk=tournament.series_id).first() if tournament.series_id else None
-    return _row(series, usernames) if series is not None else None
+    return _row(tournament.series, usernames) if tournament.series_id else None
 
 
 def _logo(tournament: Tournament) -> dict[str, str] | None:

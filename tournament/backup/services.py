@@ -43,7 +43,7 @@ from tournament.models import (
 from ..audit.actions import AuditAction
 from ..audit.services import audit
 from ..series.services import series_snapshot
-from .format import OPTIONAL_SECTIONS, SECTIONS, BackupError, check_format, dumps, is_user_fk
+from .format import SECTIONS, BackupError, check_format, dumps, is_user_fk, section
 from .selectors import export_tournament
 from .validation import check_backup
 
@@ -145,16 +145,6 @@ def import_tournament(data: dict[str, Any], owner=None) -> Tournament:
         raise BackupError(_("The backup is incomplete or damaged; nothing was restored.")) from exc
 
 
-def _rows(data: dict[str, Any], section: str) -> list[dict[str, Any]]:
-    """A section's rows; a section added later may be missing from an older file (none then)."""
-    return data.get(section, []) if section in OPTIONAL_SECTIONS else data[section]
-
-
-def _entry(data: dict[str, Any], section: str) -> dict[str, Any] | None:
-    """A section that is one entry (the series); missing from an older file or null: none."""
-    return data.get(section) if section in OPTIONAL_SECTIONS else data[section]
-
-
 def _link(model: type[models.Model], objects: list[models.Model], rows: list[dict[str, Any]],
           ids: dict[type[models.Model], dict[int, int]]) -> None:
     """The many-to-many links of a section's rows (a team's players), as lists of the file's ids."""
@@ -196,9 +186,10 @@ def _series(row: dict[str, Any] | None, owner, users) -> tuple[Series | None, bo
 
 def _import(data: dict[str, Any], owner) -> Tournament:
     user_model = get_user_model()
-    usernames = {str(name) for section in ("submissions", "audit", "payments") for row in _rows(data, section)
+    by_users = ("submissions", "audit", "payments")
+    usernames = {str(name) for part in by_users for row in section(data, part)
                  for name in (row.get("created_by"), row.get("confirmed_by"), row.get("user")) if name}
-    series_row = _entry(data, "series")
+    series_row = section(data, "series", None)
     usernames |= {str(name) for name in (series_row or {}).get("organizers") or []}
     users = {u.get_username(): u for u in user_model.objects.filter(**{
         f"{user_model.USERNAME_FIELD}__in": usernames})}
@@ -230,11 +221,11 @@ def _import(data: dict[str, Any], owner) -> Tournament:
         Table.objects.filter(token__in=[t["token"] for t in data["tables"]]).values_list("token", flat=True)
     )
     taken_signup_tokens = set(
-        Signup.objects.filter(token__in=[s["token"] for s in _rows(data, "signups")])
+        Signup.objects.filter(token__in=[s["token"] for s in section(data, "signups")])
         .values_list("token", flat=True)
     )
     for key, model in SECTIONS:
-        rows = _rows(data, key)
+        rows = section(data, key)
         objects = [model(**_field_values(model, r, ids, users)) for r in rows]
         if model is Table:
             for table in objects:

@@ -26,7 +26,7 @@ from ..players.forms import PlayerForm
 from ..series.forms import SeriesForm
 from ..series.rules import season_rule
 from ..tournaments.forms import TournamentForm
-from .format import OPTIONAL_SECTIONS, BackupError
+from .format import BackupError, section
 
 MAX_STRINGS = 2_000_000  # strings in one file: a backup of a big evening has a few hundred thousand
 
@@ -146,7 +146,7 @@ def _player_names(data: dict[str, Any]) -> dict[Any, str]:
 
 
 def check_teams(data: dict[str, Any]) -> None:
-    teams = data.get("teams", []) if "teams" in OPTIONAL_SECTIONS else data["teams"]
+    teams = section(data, "teams", [])
     if not isinstance(teams, list):
         raise TypeError("teams")
     names = _player_names(data)
@@ -200,7 +200,7 @@ def _points_text(table: list[Any]) -> str:
 def check_series(data: dict[str, Any]) -> None:
     """The series' rule as the series form would take it; then the engine on the file's own table and
     tie-breaks (a form's text has no minus sign)."""
-    row = data.get("series") if "series" in OPTIONAL_SECTIONS else data["series"]
+    row = section(data, "series", None)
     if row is None:
         return
     if not isinstance(row, dict):
