@@ -5,6 +5,7 @@ from django import template
 
 from tournament.clock.forms import clock_controls_context
 from tournament.clock.selectors import clock_state
+from tournament.standings.exports import category_names
 
 register = template.Library()
 
@@ -39,8 +40,9 @@ def category_label(category) -> str:
 
 @register.filter
 def category_labels(categories) -> str:
-    """Several categories' names, translated and joined: 'Neulinge, Mitglieder'."""
-    return ", ".join(category_label(category) for category in categories)
+    """Several categories' names, translated and joined: 'Neulinge, Mitglieder' (as the exports write
+    them)."""
+    return category_names(categories)
 
 
 @register.filter
