@@ -5,15 +5,21 @@ women and men (the standings list the categories after the table)."""
 import pytest
 from django.urls import reverse
 
-from tests.factories import PlayerFactory, RegistrationFactory, play_round, seated_round
+from tests.factories import (
+    PlayerFactory,
+    RegistrationFactory,
+    TournamentFactory,
+    UserFactory,
+    play_round,
+    seated_round,
+)
 from tests.tournament.documents.pdfwords import problems, words
 from tournament.rounds.services import seating_plan_create
 
 pytestmark = [pytest.mark.django_db, pytest.mark.one_database]  # the geometry of rendered pages
 
 
-@pytest.fixture
-def evening(tournament, organizer):
+def make_evening(tournament):
     tournament.rounds_total = 8
     tournament.name = "Vereinsmeisterschaft im Leonharder UNO Wintercup"
     tournament.venue = "Bürgerhaus am Marktplatz, großer Saal"
@@ -29,6 +35,11 @@ def evening(tournament, organizer):
     return tournament
 
 
+@pytest.fixture
+def evening(tournament):
+    return make_evening(tournament)
+
+
 def get_pdf(client, url):
     response = client.get(url, HTTP_ACCEPT_LANGUAGE="de")
     assert response.status_code == 200, response
@@ -36,11 +47,20 @@ def get_pdf(client, url):
     return response.content
 
 
-@pytest.fixture
-def played(evening, organizer):
+@pytest.fixture(scope="module")
+def module_played(module_db):
+    """The evening with all 8 rounds played: built once for the module (see `module_db`), as every test
+    only prints it."""
+    organizer = UserFactory(username="orga")
+    evening = make_evening(TournamentFactory(organizers=[organizer]))
     for number in range(1, 9):
         play_round(evening, organizer, seed=number)
     return evening
+
+
+@pytest.fixture
+def played(module_played, db):
+    return module_played
 
 
 @pytest.mark.parametrize("after", ["", "?after=1", "?after=3"])
