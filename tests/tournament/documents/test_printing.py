@@ -194,6 +194,7 @@ def test_standings_rank_names_totals_and_shared_places(organizer_client, tournam
     assert "after round 1" in text or "nach Runde 1" in text
 
 
+@pytest.mark.one_database  # the layout of the pages
 def test_standings_header_repeats_and_pages_are_numbered(tournament, settings):
     settings.LANGUAGE_CODE = "en"
     regs = [RegistrationFactory(tournament=tournament, start_number=i + 1) for i in range(60)]
@@ -319,6 +320,7 @@ def test_logo_upload_refuses_what_is_not_an_image(organizer_client, tournament, 
 # --- nothing fetched over the network ----------------------------------------------------------
 
 
+@pytest.mark.one_database  # what the renderer opens
 def test_no_network_connection_while_rendering_any_document(
     organizer_client, tournament, closed, settings, tmp_path, monkeypatch
 ):
