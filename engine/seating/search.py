@@ -56,6 +56,10 @@ class _Search:
             self.where.append(w)
         k = ctx.odd_seats
         self.roles_free = 0 < k < n
+        # when the odd seats divide the field, the rule makes every cycle of n / k rounds a partition
+        # of the field into the rounds' odd seats: a single swap can never move a role, an exchange over
+        # two rounds can
+        self.exchanges = self.roles_free and n % k == 0
         self.levels0 = levels0
         if self.roles_free:
             self._recompute_levels(0)
@@ -97,33 +101,49 @@ class _Search:
             self.top_odd[r] = [(-v, p) for v, p in odd_sorted]
             self.low_norm[r] = norm_sorted
 
-    def _cross_ok(self, r: int, o: int, m: int) -> bool:
-        """May o (odd at round r) and m (normal at round r) change roles in round r?"""
+    def _exchange_ok(self, a: int, b: int, flips: tuple[int, ...]) -> bool:
+        """May ``a`` and ``b``, who hold opposite roles (odd / normal table) in each round of ``flips``,
+        exchange their roles in those rounds?  Their levels in the later rounds change with it."""
         n = self.n
-        for t in range(r, len(self.rounds)):
-            lv = self.lv[t]
-            lo = lv[o] - (n if t > r else 0)
-            lm = lv[m] + (n if t > r else 0)
-            odd_o = self.isodd[t][o] if t > r else False
-            odd_m = self.isodd[t][m] if t > r else True
+        da = db = 0  # change of a's and b's number of odd tables so far
+        for t in range(min(flips), len(self.rounds)):
+            was_a, was_b = self.isodd[t][a], self.isodd[t][b]
+            odd_a, odd_b = (was_b, was_a) if t in flips else (was_a, was_b)
             mx = None
             for v, p in self.top_odd[t]:
-                if p != o and p != m:
+                if p != a and p != b:
                     mx = v
                     break
             mn = None
             for v, p in self.low_norm[t]:
-                if p != o and p != m:
+                if p != a and p != b:
                     mn = v
                     break
-            for val, odd in ((lo, odd_o), (lm, odd_m)):
+            for val, odd in ((self.lv[t][a] + n * da, odd_a), (self.lv[t][b] + n * db, odd_b)):
                 if odd:
                     mx = val if mx is None or val > mx else mx
                 else:
                     mn = val if mn is None or val < mn else mn
             if mx is not None and mn is not None and mx > mn:
                 return False
+            da += odd_a - was_a
+            db += odd_b - was_b
         return True
+
+    def _partner_round(self, r: int, a: int, b: int) -> tuple[int, int]:
+        """(round, cost change) of the best other free round where ``a`` and ``b`` hold the roles they
+        would take in round ``r`` by exchanging tables there, such that exchanging them back in it keeps
+        the odd-table rule: a role exchange over two rounds, where one round alone would break it
+        (every player's number of odd tables stays the same).  (-1, 0) when there is none."""
+        best, best_d = -1, 0
+        odd_a = self.isodd[r][a]
+        for t in range(len(self.rounds)):
+            if t == r or self.fixed_roles[t] or self.isodd[t][a] == odd_a or self.isodd[t][b] != odd_a:
+                continue
+            d = self.delta(t, a, b)
+            if (best < 0 or d < best_d) and self._exchange_ok(a, b, (r, t) if r < t else (t, r)):
+                best, best_d = t, d
+        return best, best_d
 
     def _is_conflict(self, r: int, p: int) -> bool:
         ti = self.where[r][p]
@@ -324,23 +344,41 @@ class _Search:
                             continue
                         if best_d is not None and d > best_d:
                             continue
-                        if cross and not (
-                            self._cross_ok(r, a, b) if special[ta] else self._cross_ok(r, b, a)
-                        ):
-                            continue
+                        r2 = -1
+                        if cross and not self._exchange_ok(a, b, (r,)):
+                            if d >= 0 or not self.exchanges:
+                                continue  # a role exchange over two rounds only where the first gains
+                            r2, d2 = self._partner_round(r, a, b)
+                            evals += len(self.rounds)
+                            if r2 < 0:
+                                continue
+                            d += d2  # (the meetings the first exchange adds are not counted: below)
+                            if best_d is not None and d > best_d:
+                                continue
                         if best_d is None or d < best_d:
                             best_d = d
-                            cands = [(r, a, b)]
+                            cands = [(r, a, b, r2)]
                         else:
-                            cands.append((r, a, b))
+                            cands.append((r, a, b, r2))
             if best_d is None:
                 evals += _MOVE_COST
                 continue
-            r, a, b = cands[rng.randrange(len(cands))] if len(cands) > 1 else cands[0]
-            self.swap(r, a, b)
+            r, a, b, r2 = cands[rng.randrange(len(cands))] if len(cands) > 1 else cands[0]
+            tenure = base_tenure + rng.randrange(base_tenure + 1)
+            if r2 >= 0:
+                # a role exchange over two rounds: the second swap's change counted after the first
+                d = self.delta(r, a, b)
+                self.swap(r, a, b)
+                d += self.delta(r2, a, b)
+                self.swap(r2, a, b)
+                best_d = d
+                evals += _MOVE_COST
+                tabu[r2][a] = it + tenure
+                tabu[r2][b] = it + tenure
+            else:
+                self.swap(r, a, b)
             evals += _MOVE_COST
             cost += best_d
-            tenure = base_tenure + rng.randrange(base_tenure + 1)
             tabu[r][a] = it + tenure
             tabu[r][b] = it + tenure
             if cost < best_cost:
