@@ -34,7 +34,10 @@ wall-clock time, so the result does not depend on the speed of the machine eithe
 Algorithm: a conflict-directed tabu search (after Dotu & Van Hentenryck's social golfer search) over
 swaps of two players between tables of one round, with an incremental cost.  A player is "in conflict"
 when a table-mate already met him (or shares his club in a club-separated round); each iteration
-moves one of up to 32 conflicting players to the best place in its round; a stalled search restarts
+moves one of up to 32 conflicting players to the best place in its round (where the odd seats divide
+the field, the odd-table rule makes every cycle of rounds a partition of the players, so a swap between
+an odd and a normal table can only be made together with the reverse swap of the same two players in
+another round: a role exchange over two rounds); a stalled search restarts
 from its best schedule with a few random swaps.  A plan is searched from several independent starts
 (each a greedy round-by-round seating, which also picks the odd-table roles) sharing one budget of
 move evaluations; the search stops early at a lower bound (the meetings so far, and the new ones given

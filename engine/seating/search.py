@@ -1,4 +1,6 @@
-"""Conflict-directed tabu search over swaps of two players between tables of one round.
+"""Conflict-directed tabu search over swaps of two players between tables of one round (and, where
+the odd-table rule fixes the roles of every cycle of rounds, role exchanges of two players over two
+rounds).
 
 After Dotu & Van Hentenryck's social golfer search, with an incremental cost (docs/rules.md §4).
 The odd-table rule is kept as a hard constraint while searching.
