@@ -8,7 +8,9 @@ instance it takes the fewest repeats of
   (ten times the app's budget, so twenty times in all), and
 * the app's own runs at ``effort=1`` (round by round and whole plan, as ``bench/seating.py`` runs them),
 
-all under the same rules as the app (the odd-table rule is a hard constraint).  Next to it: the counting
+all under the same rules as the app (the odd-table rule is a hard constraint).  A value the file already
+holds is kept when the new runs do not reach it (the search changes; a schedule found once is known):
+``found_by`` then names the earlier run, with the commit it was computed at.  Next to it: the counting
 lower bound, known results (``note``; ``known_optimum`` where a design gives the optimum, which the
 search may miss), ``proven`` when the best equals the bound or a known optimum, and the most meetings of
 any pair in the best schedule found.  ``--only N`` restricts the run to one player count (for trying
@@ -18,6 +20,7 @@ things out; it then prints and does not write); ``--annotate`` only updates the 
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -29,6 +32,7 @@ from seating import BEST_KNOWN, HEAD, by_round, grid, key, line, sizes_for, whol
 
 from engine.seating import lower_bound_repeats, schedule_stats
 
+PARTIAL = BEST_KNOWN.with_suffix(".partial.json")
 LONG_SEEDS = (1001, 1002)
 LONG_EFFORT = 10
 
@@ -67,6 +71,9 @@ def main() -> None:
         BEST_KNOWN.write_text(json.dumps(doc, indent=1) + "\n")
         return
     only = int(sys.argv[sys.argv.index("--only") + 1]) if "--only" in sys.argv else None
+    earlier = json.loads(BEST_KNOWN.read_text()) if BEST_KNOWN.exists() else {"instances": {}}
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                            cwd=BEST_KNOWN.parent).stdout.strip()
     out: dict[str, dict] = {}
     started = time.perf_counter()
     print(HEAD, flush=True)
@@ -88,6 +95,12 @@ def main() -> None:
             scored.append((st.repeated_pairs, st.max_meetings, how))
         best, best_max, how = min(scored)
         k = key(*inst)
+        how = f"{how} (commit {commit})"
+        known = earlier["instances"].get(k)
+        if known and (known["best"], known["best_max_meetings"]) < (best, best_max):
+            best, best_max, how = known["best"], known["best_max_meetings"], known["found_by"]
+            if "commit" not in how:
+                how += f" (commit {earlier.get('computed_at', '?').split(':')[0].removeprefix('commit ')})"
         out[k] = {
             "players": n,
             "rounds": rounds,
@@ -103,25 +116,31 @@ def main() -> None:
         annotate(out[k], k)
         print(line(inst, str(best), rbr, t_rbr, plan, t_plan), f"  [{how}]", flush=True)
         if only is None:
-            write(out, time.perf_counter() - started, partial=True)
+            write(out, time.perf_counter() - started, commit, partial=True)
     if only is None:
-        write(out, time.perf_counter() - started, partial=False)
+        write(out, time.perf_counter() - started, commit, partial=False)
 
 
-def write(out: dict, seconds: float, partial: bool) -> None:
+def write(out: dict, seconds: float, commit: str, partial: bool) -> None:
+    """The finished file, or while running the instances so far beside it (``PARTIAL``, git-ignored),
+    so that the data file is never left half written."""
     BEST_KNOWN.parent.mkdir(parents=True, exist_ok=True)
     doc = {
         "command": "nice -n 10 python bench/seating_best_known.py",
         "method": (
             f"fewest repeats of: whole plans with effort={LONG_EFFORT} (the app's budget times "
             f"{LONG_EFFORT}) for seeds {list(LONG_SEEDS)}, and the app's own round-by-round and whole-plan "
-            "runs (effort=1, seed 1); odd-table rule as a hard constraint; tables preferred-1..preferred+1"
+            "runs (effort=1, seed 1); odd-table rule as a hard constraint; tables preferred-1..preferred+1; "
+            "a value found by an earlier run is kept where the new runs do not reach it"
         ),
+        "computed_at": f"commit {commit}",
         "partial": partial,
         "seconds": round(seconds),
         "instances": out,
     }
-    BEST_KNOWN.write_text(json.dumps(doc, indent=1) + "\n")
+    (PARTIAL if partial else BEST_KNOWN).write_text(json.dumps(doc, indent=1) + "\n")
+    if not partial:
+        PARTIAL.unlink(missing_ok=True)
 
 
 if __name__ == "__main__":
