@@ -8,7 +8,6 @@ from django.urls import reverse
 from tests.factories import play_round, tournament_form_data
 from tests.tournament.test_i18n import german_catalogue  # noqa: F401  (fixture)
 from tournament.models import AuditEntry, Player, Tournament
-from tournament.standings.selectors import standings
 
 
 def test_create_tournament_with_format_settings(organizer_client, organizer):
@@ -91,33 +90,6 @@ def test_delete_needs_the_name_and_keeps_players(organizer_client, tournament, p
     assert Player.objects.count() == 12
 
 
-def test_load_demo_builds_a_consistent_tournament(organizer):
-    from django.core.management import call_command
-
-    from tournament.management.commands.load_demo import DEMO_NAME
-    from tournament.models import Round, Table
-
-    call_command("load_demo", owner=organizer.username)
-    tournament = Tournament.objects.get(name=DEMO_NAME)
-    assert tournament.is_organizer(organizer)
-    assert tournament.registrations.count() == 23
-    statuses = list(tournament.rounds.order_by("number").values_list("status", flat=True))
-    assert statuses == [Round.Status.CLOSED] * 3 + [Round.Status.OPEN]
-    rounds, lines = standings(tournament)
-    assert rounds == [1, 2, 3] and len(lines) == 23
-    fourth = tournament.rounds.get(number=4)
-    assert set(fourth.tables.values_list("status", flat=True)) == {
-        Table.Status.REPORTED,
-        Table.Status.WAITING,
-    }
-    # Reproducible: the same seed deals the same hands.
-    first_totals = [(line.player.name, line.row.total) for line in lines]
-    Tournament.objects.all().delete()
-    call_command("load_demo", owner=organizer.username)
-    _rounds, again = standings(Tournament.objects.get(name=DEMO_NAME))
-    assert [(line.player.name, line.row.total) for line in again] == first_totals
-
-
 def test_plan_all_rounds_is_a_setting(organizer_client, tournament):
     response = organizer_client.post(
         reverse("organizer:tournament_edit", args=[tournament.pk]), tournament_form_data(plan_all_rounds="on")
@@ -144,31 +116,6 @@ def test_superuser_sees_private_tournaments_on_the_home_page(client, tournament)
     admin = UserFactory(username="boss", is_superuser=True, is_staff=True)
     client.force_login(admin)
     assert tournament in client.get(reverse("home")).context["tournaments"]
-
-
-def test_load_demo_has_a_series_with_clubs_teams_and_categories(organizer):
-    from django.core.management import call_command
-
-    from engine.rankings import Category
-    from tournament.management.commands.load_demo import DEMO_NAME, SERIES_NAME
-    from tournament.models import Series
-    from tournament.series.selectors import series_standings
-    from tournament.standings.selectors import tournament_rankings
-
-    call_command("load_demo", owner=organizer.username)
-    series = Series.objects.get(name=SERIES_NAME)
-    assert series.is_organizer(organizer)
-    data = series_standings(series)
-    assert len(data.evenings) == 3 and data.evenings[-1].name == DEMO_NAME
-    assert len(data.lines) == 23 and data.lines[0].row.rank == 1
-    assert [club.name for _row, club in data.clubs][:4] and all(row.complete for row, _club in data.clubs[:4])
-    assert {Category.WOMEN, Category.MEN, Category.SENIOR, Category.GUEST} <= set(data.categories)
-    today = Tournament.objects.get(name=DEMO_NAME)
-    _rounds, lines = standings(today)
-    rankings = tournament_rankings(today, lines)
-    teams = sorted(team.name for _row, team in rankings.teams)
-    assert teams == ["Aussetzer", "Die Asse", "Farbwechsel", "Joker"]
-    assert len(rankings.categories[Category.GUEST]) == 5
 
 
 @pytest.mark.usefixtures("german_catalogue")
