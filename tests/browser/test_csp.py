@@ -6,17 +6,11 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
+from tests.browser.test_accessibility import CSP_LISTENER
 from tests.factories import RegistrationFactory, TournamentFactory, UserFactory
 from tests.tournament.urlmap import build_world
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-LISTEN = """
-window.__violations = [];
-document.addEventListener("securitypolicyviolation", (e) => {
-  window.__violations.push(e.violatedDirective + " " + (e.blockedURI || "inline") + " " + (e.sample || ""));
-});
-"""
 
 
 @pytest.fixture
@@ -36,7 +30,7 @@ def logged_in_context(browser, live_server, viewport):
     context = browser.new_context(locale="en-GB", viewport=viewport)
     context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
                           "url": live_server.url}])
-    context.add_init_script(LISTEN)
+    context.add_init_script(CSP_LISTENER)
     return context
 
 
