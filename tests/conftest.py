@@ -1,7 +1,27 @@
+from pathlib import Path
+
 import pytest
 from whitenoise.middleware import WhiteNoiseMiddleware
 
 from tests.factories import RegistrationFactory, TournamentFactory, UserFactory
+
+TESTS = Path(__file__).resolve().parent
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    """The long suites first: the real-browser tests and the cross-cutting suites that walk every page
+    or start the app in a subprocess (tests/tournament/test_*.py). pytest-xdist hands tests out in this
+    order, so both workers are still busy at the end instead of one waiting for the other's last long
+    test. The order within a module (and pytest's grouping by fixtures) is kept."""
+
+    def rank(item) -> int:
+        path = Path(str(item.fspath))
+        if path.is_relative_to(TESTS / "browser"):
+            return 0
+        return 1 if path.parent == TESTS / "tournament" else 2
+
+    items.sort(key=rank)
 
 
 @pytest.fixture(autouse=True, scope="session")
