@@ -99,8 +99,6 @@ def main() -> None:
         known = earlier["instances"].get(k)
         if known and (known["best"], known["best_max_meetings"]) < (best, best_max):
             best, best_max, how = known["best"], known["best_max_meetings"], known["found_by"]
-            if "commit" not in how:
-                how += f" (commit {earlier.get('computed_at', '?').split(':')[0].removeprefix('commit ')})"
         out[k] = {
             "players": n,
             "rounds": rounds,

@@ -16,10 +16,9 @@ def pytest_collection_modifyitems(items):
     test. The order within a module (and pytest's grouping by fixtures) is kept."""
 
     def rank(item) -> int:
-        path = Path(str(item.fspath))
-        if path.is_relative_to(TESTS / "browser"):
+        if item.path.is_relative_to(TESTS / "browser"):
             return 0
-        return 1 if path.parent == TESTS / "tournament" else 2
+        return 1 if item.path.parent == TESTS / "tournament" else 2
 
     items.sort(key=rank)
 
@@ -38,9 +37,9 @@ def static_files_listed_once():
         else:
             self.files.update(listed)
 
-    WhiteNoiseMiddleware.add_files_from_finders = add_files_once
-    yield
-    WhiteNoiseMiddleware.add_files_from_finders = original
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(WhiteNoiseMiddleware, "add_files_from_finders", add_files_once)
+        yield
 
 
 @pytest.fixture

@@ -348,8 +348,8 @@ class _Search:
                             continue
                         r2 = -1
                         if cross and not self._exchange_ok(a, b, (r,)):
-                            if d >= 0 or not self.exchanges:
-                                continue  # a role exchange over two rounds only where the first gains
+                            if not self.exchanges or d >= 0:
+                                continue  # an exchange over two rounds only where the first round gains
                             r2, d2 = self._partner_round(r, a, b)
                             evals += len(self.rounds)
                             if r2 < 0:
@@ -368,19 +368,19 @@ class _Search:
             r, a, b, r2 = cands[rng.randrange(len(cands))] if len(cands) > 1 else cands[0]
             tenure = base_tenure + rng.randrange(base_tenure + 1)
             if r2 >= 0:
-                # a role exchange over two rounds: the second swap's change counted after the first
+                # a role exchange over two rounds: the exact change, the second swap's after the first
                 d = self.delta(r, a, b)
                 self.swap(r, a, b)
                 d += self.delta(r2, a, b)
                 self.swap(r2, a, b)
-                best_d = d
                 evals += _MOVE_COST
                 tabu[r2][a] = it + tenure
                 tabu[r2][b] = it + tenure
             else:
+                d = best_d
                 self.swap(r, a, b)
             evals += _MOVE_COST
-            cost += best_d
+            cost += d
             tabu[r][a] = it + tenure
             tabu[r][b] = it + tenure
             if cost < best_cost:

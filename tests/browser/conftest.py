@@ -1,10 +1,13 @@
 """Real-browser tests: Playwright drives Debian's chromium (never a downloaded browser)."""
 
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import sync_playwright
 
 from tests.tournament.conftest import english, fast_password_hashing, quick_seating  # noqa: F401  (autouse)
 
+HERE = Path(__file__).resolve().parent
 CHROMIUM = "/usr/bin/chromium"
 # The hall may have no internet: nothing in the background may try to reach it.
 CHROMIUM_ARGS = [
@@ -15,7 +18,7 @@ CHROMIUM_ARGS = [
 
 def pytest_collection_modifyitems(items):
     for item in items:
-        if "tests/browser/" in str(item.fspath):
+        if item.path.is_relative_to(HERE):
             item.add_marker(pytest.mark.browser)
 
 
