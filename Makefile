@@ -6,18 +6,14 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: run test lint bench clean-venv
+.PHONY: run test lint bench
 
 $(VENV)/.installed-run: pyproject.toml
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e .
+	PYTHON=$(PYTHON) bash scripts/python-packages.sh
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	PYTHON=$(PYTHON) bash scripts/python-packages.sh test
 	touch $@ $(VENV)/.installed-run
 
 run: $(VENV)/.installed-run

@@ -88,6 +88,7 @@ def row_counts() -> dict[str, object]:
     return counts
 
 
+@pytest.mark.usefixtures("pdf_layout_skipped")
 @pytest.mark.parametrize("role", ROLES)
 def test_get_every_url(role, world):
     client = client_as(role, world)

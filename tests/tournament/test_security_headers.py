@@ -18,6 +18,7 @@ STYLE_ELEMENT = re.compile(r"<style[\s>]", re.I)
 EVENT_HANDLER = re.compile(r"<[^>]+\s(on[a-z]+|hx-on[:\w-]*)=", re.I)
 
 
+@pytest.mark.usefixtures("pdf_layout_skipped")
 def test_every_page_sends_the_headers_and_breaks_no_rule_of_the_policy(world, organizer_client):
     checked = 0
     for name, kwarg_names in named_urls().items():

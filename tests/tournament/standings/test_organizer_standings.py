@@ -8,8 +8,15 @@ from django.urls import reverse
 from openpyxl import load_workbook
 
 from engine.rankings import Category
-from tests.factories import RegistrationFactory, SeriesFactory, TournamentFactory, play_round
-from tournament.models import Registration, Round, Seat, Submission, SubmissionEntry, Table, Team
+from tests.factories import (
+    ClubFactory,
+    PlayerFactory,
+    RegistrationFactory,
+    SeriesFactory,
+    TournamentFactory,
+    play_round,
+)
+from tournament.models import Player, Registration, Round, Seat, Submission, SubmissionEntry, Table, Team
 
 
 def url(name, tournament):
@@ -86,28 +93,33 @@ def test_no_closed_round_yet(organizer_client, tournament, players):
 
 
 def build_played_tournament(organizer, n_players, n_rounds=6):
-    """A finished tournament written with bulk inserts: the query count must not depend on its size."""
+    """A finished tournament written with bulk inserts: the query count must not depend on its size
+    (and 200 players written one by one cost PostgreSQL seconds)."""
     tournament = TournamentFactory(organizers=[organizer])
-    regs = [
-        RegistrationFactory(tournament=tournament, start_number=i + 1, player__club__name=f"Club {i % 7}")
-        for i in range(n_players)
-    ]
+    clubs = [ClubFactory(name=f"Club {c}") for c in range(7)]
+    players = Player.objects.bulk_create(PlayerFactory.build(club=clubs[i % 7]) for i in range(n_players))
+    regs = Registration.objects.bulk_create(
+        RegistrationFactory.build(tournament=tournament, player=player, start_number=i + 1)
+        for i, player in enumerate(players)
+    )
     for number in range(1, n_rounds + 1):
         round_ = Round.objects.create(tournament=tournament, number=number, seed=number, status="closed")
         order = regs[number:] + regs[:number]
-        for t in range(n_players // 4):
-            table = Table.objects.create(round=round_, number=t + 1, status="confirmed")
-            group = order[t * 4 : (t + 1) * 4]
-            Seat.objects.bulk_create(
-                Seat(round=round_, table=table, registration=r, position=p + 1) for p, r in enumerate(group)
-            )
-            sub = Submission.objects.create(table=table, version=1, source="organizer", confirmed=True)
-            SubmissionEntry.objects.bulk_create(
-                SubmissionEntry(
-                    submission=sub, registration=r, hand_points=p * 7, score=p * 7, went_out=p == 0
-                )
-                for p, r in enumerate(group)
-            )
+        tables = Table.objects.bulk_create(
+            Table(round=round_, number=t + 1, status="confirmed") for t in range(n_players // 4)
+        )
+        groups = [order[t * 4 : (t + 1) * 4] for t in range(len(tables))]
+        Seat.objects.bulk_create(
+            Seat(round=round_, table=table, registration=r, position=p + 1)
+            for table, group in zip(tables, groups, strict=True) for p, r in enumerate(group)
+        )
+        submissions = Submission.objects.bulk_create(
+            Submission(table=table, version=1, source="organizer", confirmed=True) for table in tables
+        )
+        SubmissionEntry.objects.bulk_create(
+            SubmissionEntry(submission=sub, registration=r, hand_points=p * 7, score=p * 7, went_out=p == 0)
+            for sub, group in zip(submissions, groups, strict=True) for p, r in enumerate(group)
+        )
     return tournament
 
 
@@ -138,9 +150,13 @@ def test_standings_of_a_series_evening_with_teams_query_count_is_constant(
     tournament.series = SeriesFactory()
     tournament.save()
     regs = list(tournament.registrations.order_by("start_number"))
-    for number in range(n_players // 5):
-        team = Team.objects.create(tournament=tournament, name=f"Team {number}")
-        team.members.set(regs[number * 5:number * 5 + 3])
+    teams = Team.objects.bulk_create(
+        Team(tournament=tournament, name=f"Team {number}") for number in range(n_players // 5)
+    )
+    Team.members.through.objects.bulk_create(
+        Team.members.through(team=team, registration=member)
+        for number, team in enumerate(teams) for member in regs[number * 5 : number * 5 + 3]
+    )
     client.force_login(organizer)
     with django_assert_num_queries(12):
         response = client.get(url("standings", tournament))
