@@ -5,6 +5,7 @@ address: an organizer who opens the app as http://127.0.0.1:8000/ on the hall la
 the laptop's address in the hall network instead (docs/deploy.md, PUBLIC_BASE_URL overrides it).
 """
 
+import functools
 import ipaddress
 import socket
 from urllib.parse import urlsplit, urlunsplit
@@ -67,8 +68,11 @@ def unreachable_address(request: HttpRequest | None) -> bool:
     return is_loopback_host(host) and network_address() is None
 
 
+@functools.lru_cache(maxsize=512)
 def qr_svg(data: str, *, scale: int = 4, border: int = 2) -> SafeString:
-    """The code at its natural size with a viewBox, so CSS may scale it without clipping it."""
+    """The code at its natural size with a viewBox, so CSS may scale it without clipping it. Kept for
+    the addresses seen last: the captain links page draws one per table at every load, and encoding
+    is the page's dearest part (a few milliseconds each)."""
     code = segno.make(data, error="m")
     width, height = code.symbol_size(scale=scale, border=border)
     svg = code.svg_inline(scale=scale, border=border, dark="#000", light="#fff", omitsize=True)
