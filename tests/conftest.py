@@ -11,9 +11,9 @@ TESTS = Path(__file__).resolve().parent
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items):
     """The long suites first: the real-browser tests and the cross-cutting suites that walk every page
-    or start the app in a subprocess (tests/tournament/test_*.py). pytest-xdist hands tests out in this
-    order, so both workers are still busy at the end instead of one waiting for the other's last long
-    test. The order within a module (and pytest's grouping by fixtures) is kept."""
+    or start the app in a subprocess (tests/tournament/test_*.py). pytest-xdist hands the modules out
+    in this order, so both workers are still busy at the end instead of one waiting for the other's
+    last long module. The order within a module (and pytest's grouping by fixtures) is kept."""
 
     def rank(item) -> int:
         if item.path.is_relative_to(TESTS / "browser"):
