@@ -12,6 +12,7 @@ target=.
 if .venv/bin/python -m pip install --quiet --disable-pip-version-check uv 2>/dev/null; then
   .venv/bin/uv pip install --quiet --python .venv/bin/python -e "$target"
 else
+  echo "uv could not be installed: installing with pip"
   .venv/bin/python -m pip install --quiet --upgrade pip
   .venv/bin/python -m pip install --quiet -e "$target"
 fi

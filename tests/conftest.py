@@ -16,7 +16,7 @@ def pytest_collection_modifyitems(items):
     last long module. The order within a module (and pytest's grouping by fixtures) is kept."""
 
     def rank(item) -> int:
-        if item.path.is_relative_to(TESTS / "browser"):
+        if item.get_closest_marker("browser"):  # (tests/browser/conftest.py marks them)
             return 0
         return 1 if item.path.parent == TESTS / "tournament" else 2
 

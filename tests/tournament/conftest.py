@@ -17,7 +17,6 @@ from tests.factories import (
     UserFactory,
 )
 from tests.tournament.urlmap import World, build_world, refreshed
-from tournament.documents import printing
 from tournament.models import Round
 
 
@@ -108,7 +107,9 @@ def pdf_layout_skipped(monkeypatch):
     """For walks whose subject is who may open a page or what headers it sends: each document's HTML is
     still built from its data, only WeasyPrint's layout (about a second for each of a walk's dozen
     documents) gives way to a fixed PDF. test_smoke and tests/tournament/documents lay out every one."""
-    monkeypatch.setattr(printing, "render_pdf", lambda html, **options: b"%PDF-1.7\n% layout skipped\n")
+    monkeypatch.setattr(
+        "tournament.documents.printing.render_pdf", lambda html, **options: b"%PDF-1.7\n% layout skipped\n"
+    )
 
 
 @pytest.fixture(autouse=True)
