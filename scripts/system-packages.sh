@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the app and its tests need, only those missing.
 # WeasyPrint needs Pango; the browser tests drive Debian's chromium-headless-shell (never a downloaded
-# browser);
-# the suite also runs on a throwaway PostgreSQL 15 cluster; gettext compiles the translations.
+# browser); the suite also runs on a throwaway PostgreSQL 15 cluster; gettext compiles the translations.
 set -euo pipefail
 wanted=(libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core gettext chromium-headless-shell postgresql-15 poppler-utils)
 missing=()
