@@ -6,31 +6,79 @@ points randomly (from the seed), so a design never fixes who sits with whom.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 
 from engine.seating.state import _Context
 
+# Resolvable transversal designs are built for fields up to this size: above it the search alone finds
+# seatings without repeats, and matching a long history to a design would cost more than it saves.
+_FIELD_DESIGNS_UP_TO = 100
 
-def _affine_plane_4() -> list[list[list[int]]]:
-    """AG(2,4): 16 points (x, y) over GF(4), its 5 parallel classes of lines = 5 rounds of 4 tables of 4."""
-    # GF(4) = {0, 1, a, a+1} coded 0..3; addition is XOR, multiplication by table
-    mul = [[0, 0, 0, 0], [0, 1, 2, 3], [0, 2, 3, 1], [0, 3, 1, 2]]
-    rounds = []
-    for slope in range(4):  # lines y = slope * x + c
-        rounds.append([[x * 4 + (mul[slope][x] ^ c) for x in range(4)] for c in range(4)])
-    rounds.append([[x * 4 + y for y in range(4)] for x in range(4)])  # vertical lines x = c
+
+def _galois_field(q: int) -> list[list[int]] | None:
+    """The multiplication table of GF(q), elements coded 0..q-1 (addition is digit-wise mod p, see
+    :func:`_field_add`), or None when ``q`` is not a prime power."""
+    p = next((d for d in range(2, q + 1) if q % d == 0), q)
+    m, rest = 0, q
+    while rest % p == 0:
+        rest //= p
+        m += 1
+    if rest != 1 or q < 2:
+        return None
+
+    def digits(x: int) -> list[int]:
+        return [(x // p**i) % p for i in range(m)]
+
+    def mul_mod(a: list[int], b: list[int], f: list[int]) -> list[int]:
+        prod = [0] * (2 * m - 1)
+        for i, x in enumerate(a):
+            for j, y in enumerate(b):
+                prod[i + j] = (prod[i + j] + x * y) % p
+        for i in range(len(prod) - 1, m - 1, -1):  # reduce by the monic polynomial f of degree m
+            c = prod[i]
+            if c:
+                for j in range(m + 1):
+                    prod[i - m + j] = (prod[i - m + j] - c * f[j]) % p
+        return prod[:m]
+
+    for low in range(p**m):  # the first monic polynomial of degree m without a root...
+        f = [*digits(low), 1]
+        table = [[sum(d * p**i for i, d in enumerate(mul_mod(digits(a), digits(b), f))) for b in range(q)]
+                 for a in range(q)]  # fmt: skip
+        # ...that is irreducible: then every non-zero element has an inverse
+        if all(any(row[b] == 1 for b in range(q)) for row in table[1:]):
+            return table
+    return None
+
+
+def _field_add(p: int, a: int, b: int) -> int:
+    total, place = 0, 1
+    while a or b:
+        total += ((a % p + b % p) % p) * place
+        a, b, place = a // p, b // p, place * p
+    return total
+
+
+def _resolvable_transversal(k: int, q: int) -> list[list[list[int]]] | None:
+    """A resolvable transversal design RTD(k, q) for a prime power q >= k: k * q players in k groups
+    of q, q rounds of q tables of k, every two players of different groups at one table exactly once.
+
+    Player (group i, x) is point i * q + x; table b of round a is {(i, a * g_i + b)} over the groups,
+    with g_i the field elements 0..k-1.  Two players (i, x), (j, y) meet where a = (x - y) / (g_i - g_j),
+    which is one round.  When k = q the groups themselves are one round more: the affine plane AG(2, q),
+    in which everybody meets everybody.  None when q is not a prime power or smaller than k."""
+    mul = _galois_field(q) if q >= k else None
+    if mul is None:
+        return None
+    p = next(d for d in range(2, q + 1) if q % d == 0)
+    rounds = [
+        [[i * q + _field_add(p, mul[a][i], b) for i in range(k)] for b in range(q)] for a in range(q)
+    ]
+    if k == q:
+        rounds.append([[i * q + x for x in range(q)] for i in range(q)])
     return rounds
-
-
-def _transversal_5() -> list[list[list[int]]]:
-    """20 points (x, level) over Z_5 x 4 levels; table j of round i = {(l*j + j + i, l)} for l = 0..3.
-
-    Every table takes one point per level and the differences between levels run through Z_5, so the
-    5 rounds never repeat a pair (a resolvable transversal design TD(4,5)).  After them each player
-    has not met the 4 others of his level; a 6th round (found by the search) repeats 6 pairs.
-    """
-    return [[[lv * 5 + ((lv + 1) * j + i) % 5 for lv in range(4)] for j in range(5)] for i in range(5)]
 
 
 def _cyclic_24() -> list[list[list[int]]]:
@@ -78,21 +126,33 @@ _TWELVE_ALL_MEET = [
 
 # (name, rounds, every prefix is as good as possible).  Earlier entries are preferred.
 DESIGNS: list[tuple[str, list[list[list[int]]], bool]] = [
-    ("AG(2,4) 16 players, 5 rounds", _affine_plane_4(), True),
-    ("TD(4,5) 20 players, 5 rounds", _transversal_5(), True),
     ("social golfer 6-4-7, 24 players, 7 rounds", _cyclic_24(), True),
     ("12 players, 6 rounds, every pair meets", _TWELVE_ALL_MEET, False),
     ("12 players, 6 rounds, 3 shared pairs per two rounds", _TWELVE, True),
 ]
 
 
-def _design_candidates(n: int, sizes: Sequence[int]):
-    """Shipped designs whose point set fits n players with these table sizes (exactly or minus one)."""
+@functools.lru_cache(maxsize=32)
+def _field_design(k: int, q: int) -> list[list[list[int]]] | None:
+    return _resolvable_transversal(k, q)
+
+
+def _design_candidates(n: int, sizes: Sequence[int], covering: int | None = None):
+    """Designs whose point set fits n players with these table sizes (exactly or minus one): the shipped
+    ones, then the resolvable transversal design for tables of k and k * q players.  ``covering``: only
+    designs with at least that many rounds."""
     srt = sorted(sizes, reverse=True)
-    for name, rounds, prefixes_ok in DESIGNS:
+    k = srt[0] if srt else 0
+    field = []
+    if k >= 3 and k * -(-n // k) <= _FIELD_DESIGNS_UP_TO:
+        q = -(-n // k)
+        design = _field_design(k, q)
+        if design is not None:
+            field.append((f"RTD({k},{q}) {k * q} players, {len(design)} rounds", design, True))
+    for name, rounds, prefixes_ok in [*DESIGNS, *field]:
         npts = sum(len(t) for t in rounds[0])
         k = len(rounds[0][0])
-        if any(len(t) != k for rnd in rounds for t in rnd):
+        if any(len(t) != k for rnd in rounds for t in rnd) or len(rounds) < (covering or 0):
             continue
         if npts == n and srt == [k] * (npts // k):
             yield name, rounds, prefixes_ok
@@ -198,18 +258,23 @@ def _match_prefix(
 
 
 def _design_rounds(
-    ctx: _Context, history: list[list[list[int]]], want: int, exact_total: int | None, rng: random.Random
+    ctx: _Context,
+    history: list[list[list[int]]],
+    want: int,
+    exact_total: int | None,
+    rng: random.Random,
+    covering: int | None = None,
 ) -> list[list[list[int]]] | None:
-    """Continue a shipped design after ``history`` (indices); up to ``want`` rounds; None if none fits.
+    """Continue a design after ``history`` (indices); up to ``want`` rounds; None if none fits.
 
     ``exact_total``: the total number of rounds planned (None when seating round by round).  Designs with
     repeats are only used when the plan has at least as many rounds as the design (else only their
-    repeat-free prefix).
+    repeat-free prefix).  ``covering``: only designs with at least that many rounds.
     """
     if not history:
         return None
     h = len(history)
-    for _name, design, prefixes_ok in _design_candidates(ctx.n, ctx.sizes):
+    for _name, design, prefixes_ok in _design_candidates(ctx.n, ctx.sizes, covering):
         usable = len(design)
         if exact_total is not None and exact_total < len(design) and not prefixes_ok:
             usable = _perfect_prefix(design)

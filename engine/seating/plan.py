@@ -112,7 +112,7 @@ def seat_round(
     rnd = None
     # (designs and the canonical plan are fixed rounds, not searched: they know nothing of teams)
     if not separate_clubs and not ctx.has_teams:
-        cont = _design_rounds(ctx, ctx.history, 1, None, rng)
+        cont = _design_rounds(ctx, ctx.history, 1, None, rng, n_rounds)
         if cont:
             rnd = cont[0]
     ahead = _LOOKAHEAD if n_rounds is None else max(0, n_rounds - len(ctx.history) - 1)
@@ -293,29 +293,46 @@ def plan_schedule(
 
 def _fresh_plan(ctx: _Context, n_rounds: int, rng: random.Random, budget: int, effort: float):
     """(design rounds, searched rounds) after the history of ``ctx`` (not changed); ``effort`` scales
-    the budget of a design's first round as ``budget`` is scaled."""
+    the budget of a design's first round as ``budget`` is scaled.
+
+    A design shorter than the plan is continued by the search; the search alone is tried as well and
+    the plan with the lower cost kept: after a design's last round only few pairs have not met (a
+    resolvable transversal design leaves exactly the group-mates), which can cost more repeats in the
+    rounds after it than a search that never followed the design."""
     h = len(ctx.history)
     m = n_rounds - h
-    ctx = ctx.clone()
-    fixed: list[list[list[int]]] = []  # planned rounds not to be searched (design rounds)
-    known = list(ctx.history)
     # a design's rounds are not searched, so they could not keep team-mates apart
     has_design = not ctx.has_teams and any(True for _ in _design_candidates(ctx.n, ctx.sizes))
-    if h == 0 and has_design:
+    if not has_design:
+        return [], _searched_plan(ctx.clone(), [], m, h == 0, rng, budget)[1]
+    work = ctx.clone()
+    fixed: list[list[list[int]]] = []  # planned rounds not to be searched (design rounds)
+    known = list(work.history)
+    if h == 0:
         # any first round is isomorphic to the design's first round: seat it for the clubs, then
         # continue the design from it
-        first = _seat_one(ctx, rng, True, _budget(_ROUND_BUDGET, ctx.n, min(1.0, effort)))
-        _count_odd(ctx, first)
+        first = _seat_one(work, rng, True, _budget(_ROUND_BUDGET, work.n, min(1.0, effort)))
+        _count_odd(work, first)
         fixed.append(first)
         known.append(first)
-    cont = _design_rounds(ctx, known, n_rounds - len(known), n_rounds, rng) if has_design else None
-    for rnd in cont or []:
-        ctx.add_round(rnd)
+    for rnd in _design_rounds(work, known, n_rounds - len(known), n_rounds, rng) or []:
+        work.add_round(rnd)
         fixed.append(rnd)
-    club_rounds = [h == 0 and not fixed and i == 0 for i in range(m - len(fixed))]
-    target = _floor(ctx, m - len(fixed))
-    _cost, free = _search_rounds(ctx, m - len(fixed), club_rounds, rng, budget, target)
-    return fixed, free
+    if len(fixed) == m or (len(fixed) == 1 and h == 0):
+        # the design covers the plan, or none continues it (only its first round was seated)
+        return fixed, _searched_plan(work, fixed, m, h == 0, rng, budget)[1]
+    cost, free = _searched_plan(work, fixed, m, False, rng, budget)
+    alone_cost, alone = _searched_plan(ctx.clone(), [], m, h == 0, rng, budget)
+    return ([], alone) if alone_cost < cost else (fixed, free)
+
+
+def _searched_plan(
+    work: _Context, fixed: list[list[list[int]]], m: int, club_first: bool, rng: random.Random, budget: int
+) -> tuple[int, list[list[list[int]]]]:
+    """Search the rounds of a plan of ``m`` rounds after ``fixed`` (already in ``work``); the first
+    round keeps clubs apart when ``club_first`` and it is searched.  (cost, searched rounds)."""
+    club_rounds = [club_first and not fixed and i == 0 for i in range(m - len(fixed))]
+    return _search_rounds(work, m - len(fixed), club_rounds, rng, budget, _floor(work, m - len(fixed)))
 
 
 def _floor(ctx: _Context, m: int) -> int:

@@ -23,7 +23,7 @@ from engine.seating import (
     seating_report,
     table_plan,
 )
-from engine.seating.designs import DESIGNS
+from engine.seating.designs import DESIGNS, _field_add, _galois_field, _resolvable_transversal
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -406,6 +406,73 @@ def test_designs_are_valid(name, design, prefixes_ok):
     stats = schedule_stats(design)
     # Only the 12-player schedule in which everybody meets everybody has pairs meeting three times.
     assert stats.max_meetings <= (3 if not prefixes_ok else 2)
+
+
+PRIME_POWERS = [2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 19, 23, 25, 27, 29, 31, 32]
+
+
+@pytest.mark.parametrize("q", range(2, 33))
+def test_galois_fields_exist_exactly_for_prime_powers(q):
+    mul = _galois_field(q)
+    if q not in PRIME_POWERS:
+        assert mul is None
+        return
+    p = next(d for d in range(2, q + 1) if q % d == 0)
+    elements = range(q)
+    assert all(mul[1][x] == x and mul[0][x] == 0 for x in elements)
+    assert all(sorted(mul[x]) == list(elements) for x in range(1, q))  # a non-zero element has an inverse
+    for x in elements:
+        for y in elements:
+            assert mul[x][y] == mul[y][x]
+            assert all(mul[x][_field_add(p, y, z)] == _field_add(p, mul[x][y], mul[x][z]) for z in elements)
+
+
+@pytest.mark.parametrize("k", [3, 4, 5, 6, 7])
+@pytest.mark.parametrize("q", [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 16])
+def test_resolvable_transversal_designs_never_repeat_a_pair(k, q):
+    design = _resolvable_transversal(k, q)
+    if q < k or q not in PRIME_POWERS:
+        assert design is None
+        return
+    assert len(design) == (q + 1 if k == q else q)
+    for rnd in design:
+        assert sorted(len(t) for t in rnd) == [k] * q
+        assert sorted(p for t in rnd for p in t) == list(range(k * q))
+    stats = schedule_stats(design)
+    assert (stats.repeated_pairs, stats.max_meetings) == (0, 1)
+    met = sum(len(t) * (len(t) - 1) // 2 for rnd in design for t in rnd)
+    # every two players of different groups meet; with k = q the groups are the last round
+    assert met == k * q * (k * q - 1) // 2 - (0 if k == q else k * q * (q - 1) // 2)
+
+
+@pytest.mark.parametrize(("n", "preferred", "rounds"), [(48, 6, 6), (47, 6, 8), (42, 6, 7), (35, 5, 6),
+                                                        (39, 5, 6), (52, 4, 10), (21, 3, 7)])  # fmt: skip
+def test_fields_of_a_transversal_design_meet_nobody_twice(n, preferred, rounds):
+    """k * q players at tables of k (or one fewer, one table of k - 1) for up to q rounds: the design has
+    no repeats, in both modes and whatever the seed; the search alone repeats (9 for 48 at tables of 6)."""
+    sizes = table_plan(n, preferred=preferred, min_size=preferred - 1, max_size=preferred + 1)
+    ps = players(n, clubs=len(sizes))  # round 1 keeps the clubs apart, the design continues from it
+    for seed in (1, 2):
+        plan = plan_schedule(ps, rounds, sizes, seed=seed, preferred=preferred)
+        hist = []
+        for r in range(rounds):
+            hist.append(seat_round(ps, hist, sizes, seed=seed * 10 + r, preferred=preferred, n_rounds=rounds))
+        for sched in (plan, hist):
+            for rnd in sched:
+                assert_valid_round(rnd, [p.id for p in ps], sizes)
+            stats = schedule_stats(sched, preferred)
+            assert (stats.repeated_pairs, stats.small_table_spread) == (0, 1 if len(set(sizes)) > 1 else 0)
+        assert plan != plan_schedule(ps, rounds, sizes, seed=seed + 2, preferred=preferred)  # random map
+
+
+def test_a_design_shorter_than_the_plan_is_continued_and_compared_with_the_search_alone():
+    # 48 players at tables of 6 for 9 rounds: the design's 8 rounds leave only group-mates unmet, the
+    # search continues from there (24 repeats); the search alone found 118
+    plan = plan_schedule(players(48), 9, [6] * 8, seed=1, effort=CHEAP * 3)
+    assert schedule_stats(plan).repeated_pairs <= 30
+    # 28 players at tables of 4 for 9 rounds: the cheaper of the 7-round design and the search alone
+    plan = plan_schedule(players(28), 9, [4] * 7, seed=1, effort=CHEAP * 3)
+    assert schedule_stats(plan).repeated_pairs <= 28
 
 
 def test_twelve_players_meet_everybody():
