@@ -315,11 +315,12 @@ def _fresh_plan(ctx: _Context, n_rounds: int, rng: random.Random, budget: int, e
         _count_odd(work, first)
         fixed.append(first)
         known.append(first)
-    for rnd in _design_rounds(work, known, n_rounds - len(known), n_rounds, rng) or []:
+    cont = _design_rounds(work, known, n_rounds - len(known), n_rounds, rng) or []
+    for rnd in cont:
         work.add_round(rnd)
         fixed.append(rnd)
-    if len(fixed) == m or (len(fixed) == 1 and h == 0):
-        # the design covers the plan, or none continues it (only its first round was seated)
+    if not cont or len(fixed) == m:
+        # no design continues the rounds so far, or one covers the plan
         return fixed, _searched_plan(work, fixed, m, h == 0, rng, budget)[1]
     cost, free = _searched_plan(work, fixed, m, False, rng, budget)
     alone_cost, alone = _searched_plan(ctx.clone(), [], m, h == 0, rng, budget)
