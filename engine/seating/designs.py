@@ -20,12 +20,14 @@ _FIELD_DESIGNS_UP_TO = 100
 def _galois_field(q: int) -> list[list[int]] | None:
     """The multiplication table of GF(q), elements coded 0..q-1 (addition is digit-wise mod p, see
     :func:`_field_add`), or None when ``q`` is not a prime power."""
-    p = next((d for d in range(2, q + 1) if q % d == 0), q)
+    if q < 2:
+        return None
+    p = next(d for d in range(2, q + 1) if q % d == 0)
     m, rest = 0, q
     while rest % p == 0:
         rest //= p
         m += 1
-    if rest != 1 or q < 2:
+    if rest != 1:
         return None
 
     def digits(x: int) -> list[int]:
@@ -43,17 +45,18 @@ def _galois_field(q: int) -> list[list[int]] | None:
                     prod[i - m + j] = (prod[i - m + j] - c * f[j]) % p
         return prod[:m]
 
-    for low in range(p**m):  # the first monic polynomial of degree m without a root...
+    for low in range(p**m):  # monic polynomials f of degree m, until one is irreducible
         f = [*digits(low), 1]
         table = [[sum(d * p**i for i, d in enumerate(mul_mod(digits(a), digits(b), f))) for b in range(q)]
                  for a in range(q)]  # fmt: skip
-        # ...that is irreducible: then every non-zero element has an inverse
+        # the residues modulo f form a field exactly when every non-zero one has an inverse
         if all(any(row[b] == 1 for b in range(q)) for row in table[1:]):
             return table
     return None
 
 
 def _field_add(p: int, a: int, b: int) -> int:
+    """The sum in GF(p^m) of elements coded as base-p numbers: their digits added mod p."""
     total, place = 0, 1
     while a or b:
         total += ((a % p + b % p) % p) * place
@@ -134,6 +137,7 @@ DESIGNS: list[tuple[str, list[list[list[int]]], bool]] = [
 
 @functools.lru_cache(maxsize=32)
 def _field_design(k: int, q: int) -> list[list[list[int]]] | None:
+    """RTD(k, q), built once per process (the field GF(32) alone takes some 50 ms)."""
     return _resolvable_transversal(k, q)
 
 
