@@ -186,19 +186,26 @@ def _match_prefix(
 ):
     """A map player index -> design point under which every history round equals the design round.
 
-    Returns None when there is none (or the search gives up).  Candidate points are tried in a random
-    order, so the relabelling is random but reproducible from the seed.
+    Returns None when there is none (or the search gives up).  A backtracking search with forward
+    checking: every player keeps the set of points still possible for him (a bit mask), placing a
+    player narrows the sets of all others (a table-mate of round r must take a point of the same design
+    table of round r, anyone else a point of another), and the player with the fewest possible points
+    is placed next.  Candidate points are tried in a random order, so the relabelling is random but
+    reproducible from the seed.
     """
     h = len(history)
     npts = sum(len(t) for t in design[0])
-    # table of each point in each design round
-    dtab = []
-    for rnd in design[:h]:
-        w = [0] * npts
-        for ti, t in enumerate(rnd):
-            for p in t:
-                w[p] = ti
-        dtab.append(w)
+    if npts == n + 1 and history:
+        # one point fewer than the design: the empty seat is matched as one more player at the one
+        # smaller table of every round
+        k = len(design[0][0])
+        if any(sum(len(t) < k for t in rnd) != 1 for rnd in history):
+            return None
+        padded = [[[*t, n] if len(t) < k else t for t in rnd] for rnd in history]
+        assign = _match_prefix(padded, n + 1, design, rng, node_limit)
+        return None if assign is None else assign[:n]
+    if npts != n:
+        return None
     htab = []
     for rnd in history:
         w = [-1] * n
@@ -208,57 +215,62 @@ def _match_prefix(
         if min(w, default=0) < 0:
             return None
         htab.append(w)
-    order = [p for table in history[0] for p in table] if history else list(range(n))
-    points = list(range(npts))
+    dtab = []  # the design table of each point, per round
+    dmask = []  # the points of each design table as a bit mask, per round
+    for rnd in design[:h]:
+        w = [0] * n
+        masks = [0] * len(rnd)
+        for ti, t in enumerate(rnd):
+            for x in t:
+                w[x] = ti
+                masks[ti] |= 1 << x
+        dtab.append(w)
+        dmask.append(masks)
+    # a player may only take a point whose tables have his tables' sizes, round by round
+    by_sizes: dict[tuple[int, ...], int] = {}
+    for x in range(n):
+        key = tuple(len(rnd[w[x]]) for rnd, w in zip(design[:h], dtab, strict=True))
+        by_sizes[key] = by_sizes.get(key, 0) | 1 << x
+    possible = [by_sizes.get(tuple(len(rnd[w[p]]) for rnd, w in zip(history, htab, strict=True)), 0)
+                for p in range(n)]  # fmt: skip
+    points = list(range(n))
     rng.shuffle(points)
     assign = [-1] * n
-    used = [False] * npts
     nodes = 0
-    exact = npts == n
-    # sizes of each player's / point's table per round: they must agree when every point is used
-    hsize = [[len(rnd[w[p]]) for rnd, w in zip(history, htab, strict=True)] for p in range(n)]
-    dsize = [[len(rnd[w[x]]) for rnd, w in zip(design[:h], dtab, strict=True)] for x in range(npts)]
 
-    def candidates(p: int) -> list[int]:
-        """Free points; only those of the design table of a table-mate already placed, if any."""
-        for r in range(h):
-            for q in history[r][htab[r][p]]:
-                if assign[q] >= 0:
-                    table, w = dtab[r][assign[q]], dtab[r]
-                    return [x for x in points if not used[x] and w[x] == table]
-        return [x for x in points if not used[x]]
-
-    def ok(p: int, x: int, upto: int) -> bool:
-        if exact and hsize[p] != dsize[x]:
-            return False
-        for q in order[:upto]:
-            y = assign[q]
+    def narrowed(possible: list[int], p: int, x: int) -> list[int] | None:
+        new = list(possible)
+        for q in range(n):
+            if assign[q] >= 0:
+                continue
+            mask = new[q] & ~(1 << x)
             for r in range(h):
-                if (htab[r][p] == htab[r][q]) != (dtab[r][x] == dtab[r][y]):
-                    return False
-        return True
+                table = dmask[r][dtab[r][x]]
+                mask &= table if htab[r][q] == htab[r][p] else ~table
+            if not mask:
+                return None
+            new[q] = mask
+        return new
 
-    def rec(i: int) -> bool:
+    def rec(possible: list[int], left: int) -> bool:
         nonlocal nodes
-        if i == n:
+        if not left:
             return True
-        p = order[i]
-        for x in candidates(p):
+        p = min((q for q in range(n) if assign[q] < 0), key=lambda q: possible[q].bit_count())
+        for x in points:
+            if not possible[p] >> x & 1:
+                continue
             nodes += 1
             if nodes > node_limit:
                 return False
-            if ok(p, x, i):
-                assign[p] = x
-                used[x] = True
-                if rec(i + 1):
-                    return True
-                used[x] = False
-                assign[p] = -1
+            assign[p] = x
+            new = narrowed(possible, p, x)
+            if new is not None and rec(new, left - 1):
+                return True
+            assign[p] = -1
         return False
 
-    if not rec(0):
-        return None
-    return assign
+    return assign if rec(possible, n) else None
 
 
 def _design_rounds(
@@ -284,16 +296,64 @@ def _design_rounds(
             usable = _perfect_prefix(design)
         if usable <= h:
             continue
-        assign = _match_prefix(history, ctx.n, design, rng)
-        if assign is None:
-            continue
+        found = _follow_design(history, ctx.n, design[:usable], rng)
+        if found is None:
+            assign = _match_prefix(history, ctx.n, design, rng)
+            if assign is None:
+                continue
+            found = assign, list(range(h, usable))
+        assign, rest = found
         inverse = {x: p for p, x in enumerate(assign)}
         out = []
-        for rnd in design[h : min(usable, h + want)]:
-            tables = [[inverse[x] for x in t if x in inverse] for t in rnd]
+        for j in rest[:want]:
+            tables = [[inverse[x] for x in t if x in inverse] for t in design[j]]
             out.append(_fit_sizes(tables, ctx.sizes))
         return out
     return None
+
+
+def _follow_design(
+    history: list[list[list[int]]], n: int, design, rng: random.Random
+) -> tuple[list[int], list[int]] | None:
+    """The history as the beginning of ``design`` under the one relabelling its first round fixes:
+    (player index -> point, the design's rounds not played yet), or None when it is not.
+
+    The first round is mapped onto the design's first round in a canonical way (tables and players in
+    the order of their indices), so that the next call, with one round more, finds the same map at once
+    where a search for some relabelling could give up.  Every later round must be one of the design's
+    rounds under that map; the rounds left are offered in a random order from the seed where the design
+    has no repeats at all (any order is as good, and a redraw gives another round), else in the
+    design's order."""
+    k = len(design[0][0])
+    npts = sum(len(t) for t in design[0])
+    first = sorted((sorted(t) for t in history[0]), key=lambda t: (-len(t), t))
+    empty = n if npts == n + 1 else None  # the empty seat of a design with one point more
+    if empty is not None:
+        if sum(len(t) < k for t in first) != 1:
+            return None
+        first[-1].append(empty)
+    assign = [-1] * npts
+    for table, points in zip(first, design[0], strict=True):
+        if len(table) != len(points):
+            return None
+        for p, x in zip(table, points, strict=True):
+            assign[p] = x
+    hidden = None if empty is None else assign[empty]
+
+    def partition(tables) -> frozenset[frozenset[int]]:
+        return frozenset(frozenset(x for x in t if x != hidden) for t in tables)
+
+    index = {partition(rnd): j for j, rnd in enumerate(design)}
+    played = {0}
+    for rnd in history[1:]:
+        j = index.get(partition([[assign[p] for p in t] for t in rnd]))
+        if j is None or j in played:
+            return None
+        played.add(j)
+    rest = [j for j in range(len(design)) if j not in played]
+    if _perfect_prefix(design) == len(design):
+        rng.shuffle(rest)
+    return assign[:n], rest
 
 
 def _fit_sizes(tables: list[list[int]], sizes: Sequence[int]) -> list[list[int]]:

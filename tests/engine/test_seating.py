@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from collections import Counter
@@ -23,7 +24,7 @@ from engine.seating import (
     seating_report,
     table_plan,
 )
-from engine.seating.designs import DESIGNS, _field_add, _galois_field, _resolvable_transversal
+from engine.seating.designs import DESIGNS, _field_add, _galois_field, _match_prefix, _resolvable_transversal
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -446,7 +447,8 @@ def test_resolvable_transversal_designs_never_repeat_a_pair(k, q):
 
 
 @pytest.mark.parametrize(("n", "preferred", "rounds"), [(48, 6, 6), (47, 6, 8), (42, 6, 7), (35, 5, 6),
-                                                        (39, 5, 6), (52, 4, 10), (21, 3, 7)])  # fmt: skip
+                                                        (39, 5, 6), (52, 4, 10), (21, 3, 7), (66, 6, 10),
+                                                        (65, 6, 10), (99, 4, 10)])  # fmt: skip
 def test_fields_of_a_transversal_design_meet_nobody_twice(n, preferred, rounds):
     """k * q players at tables of k (or one fewer, one table of k - 1) for up to q rounds: the design has
     no repeats, in both modes and whatever the seed; the search alone repeats (9 for 48 at tables of 6)."""
@@ -463,6 +465,33 @@ def test_fields_of_a_transversal_design_meet_nobody_twice(n, preferred, rounds):
             stats = schedule_stats(sched, preferred)
             assert (stats.repeated_pairs, stats.small_table_spread) == (0, 1 if len(set(sizes)) > 1 else 0)
         assert plan != plan_schedule(ps, rounds, sizes, seed=seed + 2, preferred=preferred)  # random map
+
+
+def test_a_redraw_of_a_design_round_gives_another_round_without_repeats():
+    ps = players(66)
+    sizes = [6] * 11
+    hist = []
+    for r in range(2):
+        hist.append(seat_round(ps, hist, sizes, seed=r + 1, n_rounds=10))
+    redraws = [seat_round(ps, hist, sizes, seed=seed, n_rounds=10) for seed in (3, 4, 5)]
+    assert len({str(sorted(sorted(t) for t in rnd)) for rnd in redraws}) > 1
+    for rnd in redraws:
+        assert seating_report(hist, rnd).repeated_pairs == 0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_any_relabelling_of_a_design_prefix_is_matched(seed):
+    # two rounds of RTD(6,11) under a random relabelling: a search that placed the players in a fixed
+    # order gave up on these within its node limit; with forward checking it finds a map at once
+    design = _resolvable_transversal(6, 11)
+    rng = random.Random(seed)
+    label = list(range(66))
+    rng.shuffle(label)
+    history = [[[label[x] for x in t] for t in rnd] for rnd in design[:3]]
+    assign = _match_prefix(history, 66, design, random.Random(seed), node_limit=2000)
+    assert assign is not None and sorted(assign) == list(range(66))
+    for rnd, drnd in zip(history, design, strict=False):
+        assert {frozenset(assign[p] for p in t) for t in rnd} == {frozenset(t) for t in drnd}
 
 
 def test_a_design_shorter_than_the_plan_is_continued_and_compared_with_the_search_alone():
