@@ -332,6 +332,8 @@ def _follow_design(
         if sum(len(t) < k for t in first) != 1:
             return None
         first[-1].append(empty)
+    if len(first) != len(design[0]) or sorted(p for t in first for p in t) != list(range(npts)):
+        return None  # (after a withdrawal or an arrival the rounds played are not today's field)
     assign = [-1] * npts
     for table, points in zip(first, design[0], strict=True):
         if len(table) != len(points):

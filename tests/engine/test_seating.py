@@ -494,6 +494,18 @@ def test_any_relabelling_of_a_design_prefix_is_matched(seed):
         assert {frozenset(assign[p] for p in t) for t in rnd} == {frozenset(t) for t in drnd}
 
 
+def test_arrivals_that_make_a_design_field_are_seated_after_rounds_of_the_old_field():
+    # 24 players at 8 tables of 3, then 3 arrive: 27 = 3 x 9 is a design field with a table more than
+    # the rounds played had, so those rounds are no beginning of the design
+    ps = players(24)
+    played = plan_schedule(ps, 2, [3] * 8, seed=1, preferred=3)
+    active = [*ps, *players(3, start=50)]
+    for rounds in (plan_schedule(active, 6, [3] * 9, seed=2, history=played, preferred=3),
+                   [seat_round(active, played, [3] * 9, seed=2, preferred=3, n_rounds=6)]):  # fmt: skip
+        for rnd in rounds:
+            assert_valid_round(rnd, [p.id for p in active], [3] * 9)
+
+
 def test_a_design_shorter_than_the_plan_is_continued_and_compared_with_the_search_alone():
     # 48 players at tables of 6 for 9 rounds: the design's 8 rounds leave only group-mates unmet, the
     # search continues from there (24 repeats); the search alone found 118
@@ -721,7 +733,9 @@ def test_a_team_larger_than_the_tables_meets_as_little_as_possible():
 
 @pytest.mark.parametrize(
     ("n", "gone", "new"),
-    [(17, [3], []), (23, [4], [50, 51]), (28, [1, 2, 3], []), (30, [], [50, 51, 52])],
+    [(17, [3], []), (23, [4], [50, 51]), (28, [1, 2, 3], []), (30, [], [50, 51, 52]),
+     # fields of a design (44 = 4 x 11) before or after the change: the rounds played are not the field
+     (44, [1, 2], []), (42, [], [50, 51]), (44, [5], [50])],
 )
 def test_replanning_stays_within_two_repeats_of_a_fresh_plan(n, gone, new):
     ps = players(n)
