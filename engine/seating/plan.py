@@ -31,7 +31,7 @@ _CANONICAL_UP_TO = 48  # seat_round continues one whole plan in fields up to thi
 _CANONICAL_SEED = 0x5EA7_0000
 _SOFT = 4  # seat_round: cost of breaking up a pair of a history table while planning (a repeat: 10)
 _SOFT_STAGES = (2, 6, 20, 60)
-_REPLAN_SLACK = 1  # re-planning keeps the old plan unless that costs more than this many repeats
+_REPLAN_SLACK = 2  # re-planning keeps the old plan unless that costs more than this many repeats
 
 
 def _budget(base: int, n: int, effort: float) -> int:
