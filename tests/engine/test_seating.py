@@ -481,8 +481,8 @@ def test_a_redraw_of_a_design_round_gives_another_round_without_repeats():
 
 @pytest.mark.parametrize("seed", range(4))
 def test_any_relabelling_of_a_design_prefix_is_matched(seed):
-    # two rounds of RTD(6,11) under a random relabelling: a search that placed the players in a fixed
-    # order gave up on these within its node limit; with forward checking it finds a map at once
+    # three rounds of RTD(6,11) under a random relabelling: a search that placed the players in a fixed
+    # order gave up on some of these within its node limit; with forward checking it finds a map at once
     design = _resolvable_transversal(6, 11)
     rng = random.Random(seed)
     label = list(range(66))
