@@ -49,7 +49,7 @@ NOTES: dict[str, tuple[str, int | None]] = {
         for r in range(3, 10)
     },
     **{
-        key(40, r, 4, "smaller"): ("a resolvable 2-(40,4,1) design has 13 rounds without a repeat", 0)
+        key(40, r, 4, "smaller"): ("a resolvable 2-(40,4,1) design (shipped): 13 rounds without a repeat", 0)
         for r in range(3, 11)
     },
 }

@@ -100,6 +100,29 @@ def _cyclic_24() -> list[list[list[int]]]:
     return [[[shift(p, i) for p in table] for table in base] for i in range(7)]
 
 
+def _kirkman_40() -> list[list[list[int]]]:
+    """40 players, 13 rounds of 10 tables of 4, every pair exactly once: a resolvable 2-(40,4,1) design.
+
+    Points (x, level) = level * 13 + x over Z_13 x 3 levels, plus 39 fixed; round i is the base round
+    shifted by i in x.  The fixed point sits with (0, 0), (0, 1), (0, 2); the other nine tables take two
+    points of each of two levels, so that within every level the differences +-1 .. +-6 occur once and
+    between every two levels the differences 1 .. 12 once (0 is the fixed point's table).  The base round
+    was found by a small backtracking search over these conditions, then verified.
+    """
+    base = [  # (x, level); three tables per pair of levels
+        [(6, 0), (10, 0), (1, 1), (2, 1)], [(4, 0), (5, 0), (3, 1), (6, 1)],
+        [(2, 0), (12, 0), (5, 1), (9, 1)],
+        [(3, 0), (11, 0), (6, 2), (8, 2)], [(7, 0), (9, 0), (5, 2), (11, 2)],
+        [(1, 0), (8, 0), (2, 2), (7, 2)],
+        [(4, 1), (11, 1), (3, 2), (12, 2)], [(8, 1), (10, 1), (1, 2), (4, 2)],
+        [(7, 1), (12, 1), (9, 2), (10, 2)],
+    ]  # fmt: skip
+    return [
+        [[39, i, 13 + i, 26 + i]] + [[level * 13 + (x + i) % 13 for x, level in table] for table in base]
+        for i in range(13)
+    ]
+
+
 # 12 players, 6 rounds of 3 tables of 4, found by the tabu search of engine.seating (seed 1).  Any two
 # partitions of 12 players into 3 tables of 4 share at least 3 pairs (each table of one round has two
 # players from one table of the other), so k rounds repeat at least 3 * C(k, 2) pairs unless some pair
@@ -129,6 +152,7 @@ _TWELVE_ALL_MEET = [
 
 # (name, rounds, every prefix is as good as possible).  Earlier entries are preferred.
 DESIGNS: list[tuple[str, list[list[list[int]]], bool]] = [
+    ("resolvable 2-(40,4,1), 40 players, 13 rounds", _kirkman_40(), True),
     ("social golfer 6-4-7, 24 players, 7 rounds", _cyclic_24(), True),
     ("12 players, 6 rounds, every pair meets", _TWELVE_ALL_MEET, False),
     ("12 players, 6 rounds, 3 shared pairs per two rounds", _TWELVE, True),
