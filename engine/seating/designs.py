@@ -64,6 +64,7 @@ def _field_add(p: int, a: int, b: int) -> int:
     return total
 
 
+@functools.lru_cache(maxsize=32)
 def _resolvable_transversal(k: int, q: int) -> list[list[list[int]]] | None:
     """A resolvable transversal design RTD(k, q) for a prime power q >= k: k * q players in k groups
     of q, q rounds of q tables of k, every two players of different groups at one table exactly once.
@@ -71,7 +72,8 @@ def _resolvable_transversal(k: int, q: int) -> list[list[list[int]]] | None:
     Player (group i, x) is point i * q + x; table b of round a is {(i, a * g_i + b)} over the groups,
     with g_i the field elements 0..k-1.  Two players (i, x), (j, y) meet where a = (x - y) / (g_i - g_j),
     which is one round.  When k = q the groups themselves are one round more: the affine plane AG(2, q),
-    in which everybody meets everybody.  None when q is not a prime power or smaller than k."""
+    in which everybody meets everybody.  None when q is not a prime power or smaller than k.  Built
+    once per process (the field GF(32) alone takes some 50 ms); the rounds must not be changed."""
     mul = _galois_field(q) if q >= k else None
     if mul is None:
         return None
@@ -159,12 +161,6 @@ DESIGNS: list[tuple[str, list[list[list[int]]], bool]] = [
 ]
 
 
-@functools.lru_cache(maxsize=32)
-def _field_design(k: int, q: int) -> list[list[list[int]]] | None:
-    """RTD(k, q), built once per process (the field GF(32) alone takes some 50 ms)."""
-    return _resolvable_transversal(k, q)
-
-
 def _design_candidates(n: int, sizes: Sequence[int], covering: int | None = None):
     """Designs whose point set fits n players with these table sizes (exactly or minus one): the shipped
     ones, then the resolvable transversal design for tables of k and k * q players.  ``covering``: only
@@ -172,9 +168,9 @@ def _design_candidates(n: int, sizes: Sequence[int], covering: int | None = None
     srt = sorted(sizes, reverse=True)
     k = srt[0] if srt else 0
     field = []
-    if k >= 3 and k * -(-n // k) <= _FIELD_DESIGNS_UP_TO:
-        q = -(-n // k)
-        design = _field_design(k, q)
+    q = -(-n // k) if k else 0
+    if k >= 3 and k * q <= _FIELD_DESIGNS_UP_TO:
+        design = _resolvable_transversal(k, q)
         if design is not None:
             field.append((f"RTD({k},{q}) {k * q} players, {len(design)} rounds", design, True))
     for name, rounds, prefixes_ok in [*DESIGNS, *field]:
@@ -220,13 +216,8 @@ def _match_prefix(
     h = len(history)
     npts = sum(len(t) for t in design[0])
     if npts == n + 1 and history:
-        # one point fewer than the design: the empty seat is matched as one more player at the one
-        # smaller table of every round
-        k = len(design[0][0])
-        if any(sum(len(t) < k for t in rnd) != 1 for rnd in history):
-            return None
-        padded = [[[*t, n] if len(t) < k else t for t in rnd] for rnd in history]
-        assign = _match_prefix(padded, n + 1, design, rng, node_limit)
+        padded = _with_empty_seat(history, n, len(design[0][0]))
+        assign = None if padded is None else _match_prefix(padded, n + 1, design, rng, node_limit)
         return None if assign is None else assign[:n]
     if npts != n:
         return None
@@ -297,6 +288,15 @@ def _match_prefix(
     return assign if rec(possible, n) else None
 
 
+def _with_empty_seat(history: list[list[list[int]]], n: int, k: int) -> list[list[list[int]]] | None:
+    """The history of ``n`` players, one fewer than a design with tables of ``k``, with the empty seat
+    as player ``n`` at the one smaller table of every round (so that it is matched like a player);
+    None when a round has not exactly one smaller table."""
+    if any(sum(len(t) < k for t in rnd) != 1 for rnd in history):
+        return None
+    return [[[*t, n] if len(t) < k else t for t in rnd] for rnd in history]
+
+
 def _design_rounds(
     ctx: _Context,
     history: list[list[list[int]]],
@@ -348,14 +348,13 @@ def _follow_design(
     rounds under that map; the rounds left are offered in a random order from the seed where the design
     has no repeats at all (any order is as good, and a redraw gives another round), else in the
     design's order."""
-    k = len(design[0][0])
     npts = sum(len(t) for t in design[0])
-    first = sorted((sorted(t) for t in history[0]), key=lambda t: (-len(t), t))
-    empty = n if npts == n + 1 else None  # the empty seat of a design with one point more
-    if empty is not None:
-        if sum(len(t) < k for t in first) != 1:
+    if npts == n + 1:
+        padded = _with_empty_seat(history, n, len(design[0][0]))
+        if padded is None:
             return None
-        first[-1].append(empty)
+        history = padded
+    first = sorted((sorted(t) for t in history[0]), key=lambda t: (-len(t), t))
     if len(first) != len(design[0]) or sorted(p for t in first for p in t) != list(range(npts)):
         return None  # (after a withdrawal or an arrival the rounds played are not today's field)
     assign = [-1] * npts
@@ -364,10 +363,9 @@ def _follow_design(
             return None
         for p, x in zip(table, points, strict=True):
             assign[p] = x
-    hidden = None if empty is None else assign[empty]
 
     def partition(tables) -> frozenset[frozenset[int]]:
-        return frozenset(frozenset(x for x in t if x != hidden) for t in tables)
+        return frozenset(frozenset(t) for t in tables)
 
     index = {partition(rnd): j for j, rnd in enumerate(design)}
     played = {0}

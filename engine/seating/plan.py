@@ -304,7 +304,7 @@ def _fresh_plan(ctx: _Context, n_rounds: int, rng: random.Random, budget: int, e
     # a design's rounds are not searched, so they could not keep team-mates apart
     has_design = not ctx.has_teams and any(True for _ in _design_candidates(ctx.n, ctx.sizes))
     if not has_design:
-        return [], _searched_plan(ctx.clone(), [], m, h == 0, rng, budget)[1]
+        return [], _searched_plan(ctx, [], m, h == 0, rng, budget)[1]
     work = ctx.clone()
     fixed: list[list[list[int]]] = []  # planned rounds not to be searched (design rounds)
     known = list(work.history)
@@ -323,15 +323,16 @@ def _fresh_plan(ctx: _Context, n_rounds: int, rng: random.Random, budget: int, e
         # no design continues the rounds so far, or one covers the plan
         return fixed, _searched_plan(work, fixed, m, h == 0, rng, budget)[1]
     cost, free = _searched_plan(work, fixed, m, False, rng, budget)
-    alone_cost, alone = _searched_plan(ctx.clone(), [], m, h == 0, rng, budget)
+    alone_cost, alone = _searched_plan(ctx, [], m, h == 0, rng, budget)
     return ([], alone) if alone_cost < cost else (fixed, free)
 
 
 def _searched_plan(
     work: _Context, fixed: list[list[list[int]]], m: int, club_first: bool, rng: random.Random, budget: int
 ) -> tuple[int, list[list[list[int]]]]:
-    """Search the rounds of a plan of ``m`` rounds after ``fixed`` (already in ``work``); the first
-    round keeps clubs apart when ``club_first`` and it is searched.  (cost, searched rounds)."""
+    """Search the rounds of a plan of ``m`` rounds after ``fixed`` (already in ``work``, which is not
+    changed); the first round keeps clubs apart when ``club_first`` and it is searched.  (cost, searched
+    rounds)."""
     club_rounds = [club_first and not fixed and i == 0 for i in range(m - len(fixed))]
     return _search_rounds(work, m - len(fixed), club_rounds, rng, budget, _floor(work, m - len(fixed)))
 
