@@ -100,6 +100,12 @@ class SheetSeat:
     deals: bool = False
     starts: bool = False
 
+    @property
+    def name_size(self) -> str:
+        """Long names get a smaller type, so that a row keeps its height and the sheet its page; the
+        sheet clamps what still does not fit in two lines."""
+        return text_size(self.name, (26, 34, 42))
+
 
 @dataclass
 class Sheet:
@@ -108,6 +114,16 @@ class Sheet:
     roles_known: bool
     link: str
     qr: str
+
+    @property
+    def link_lines(self) -> list[str]:
+        """The link cut into lines of equal length that fit the link box on A4 and on A5. The printer
+        breaks a token at its hyphens, wherever they happen to be, and a sheet would then grow by a line
+        or not; cut here, every sheet of an evening has the same lines."""
+        return [self.link[i : i + LINK_LINE_CHARS] for i in range(0, len(self.link), LINK_LINE_CHARS)]
+
+
+LINK_LINE_CHARS = 28  # monospaced: 30 fit the A5 link box (32 mm at 5 pt), 33 the A4 one
 
 
 def qr_png_data_uri(data: str) -> str:

@@ -125,14 +125,57 @@ def test_start_cards_fit_the_page(organizer_client, evening, organizer, tmp_path
     assert problems(pdf, tmp_path) == []
 
 
-@pytest.mark.parametrize("size", [4, 6, 8, 10])
-def test_a5_sheets_of_every_table_size_fit_their_half_page(organizer_client, tournament, tmp_path, size):
-    """Two tables per A4 landscape page, whatever their size: the rows share the sheet's height."""
-    players = [RegistrationFactory(tournament=tournament, start_number=i + 1) for i in range(2 * size)]
-    round_ = seated_round(tournament, players, table_size=size)
-    pdf = get_pdf(organizer_client, reverse("print:table_sheets", args=[tournament.pk, round_.number])
-                  + "?format=a5")
-    pages, found = words(pdf, tmp_path)
-    assert len(pages) == 1 and problems(pdf, tmp_path) == []
-    signatures = [w for w in found if w.text == "Tischkapitän"]
-    assert len(signatures) == 2 and all(w.y1 < pages[0][1] - 10 for w in signatures)
+LONG_NAMES = [  # (first name, last name): a long name, and one longer than two lines of a sheet
+    ("Hans-Friedrich", "Müller-Lüdenscheidt"),
+    ("Maximiliane-Friederike-Josephine", "von und zu Hohenzollern-Sigmaringen-Hechingen"),
+]
+
+
+def sheet_round(tournament, *, number, size, long_names):
+    """Two tables of `size`, its players with the longest names and clubs a sheet must take, or short."""
+    players = [
+        RegistrationFactory(
+            tournament=tournament, start_number=100 * number + i,
+            player=PlayerFactory(
+                first_name=LONG_NAMES[i % 2][0] if long_names else "Jo",
+                last_name=LONG_NAMES[i % 2][1] if long_names else "Li",
+                club__name=f"UNO-Freunde Oberschwaben-Allgäu e. V. {i}" if long_names else "",
+            ),
+        )
+        for i in range(2 * size)
+    ]
+    return seated_round(tournament, players, number=number, table_size=size)
+
+
+@pytest.mark.parametrize("paper", ["a4", "a5"])
+@pytest.mark.parametrize("size", [4, 5, 6, 7, 8, 9, 10])
+def test_table_sheets_keep_their_page_whatever_the_names(organizer_client, tournament, tmp_path, size, paper):
+    """One A4 page per table, or two tables per A4 landscape page, at every table size: a row keeps its
+    height however long the names and clubs are, so the sheet looks the same with short names and the
+    signature lines stay on it. A long name is printed whole; only a name longer than two lines ends in
+    an ellipsis."""
+    rounds = {long_names: sheet_round(tournament, number=1 + long_names, size=size, long_names=long_names)
+              for long_names in (False, True)}
+    signatures, texts = {}, {}
+    for long_names, round_ in rounds.items():
+        url = reverse("print:table_sheets", args=[tournament.pk, round_.number]) + f"?format={paper}"
+        pdf = get_pdf(organizer_client, url)
+        pages, found = words(pdf, tmp_path)
+        assert len(pages) == (2 if paper == "a4" else 1)
+        assert problems(pdf, tmp_path) == []
+        texts[long_names] = [w.text for w in found]
+        signatures[long_names] = [w for w in found if w.text == "Tischkapitän"]
+        assert len(signatures[long_names]) == 2
+        assert all(w.y1 < pages[w.page][1] - 10 for w in signatures[long_names])
+    assert [(w.page, round(w.x0), round(w.y0)) for w in signatures[True]] == [
+        (w.page, round(w.x0), round(w.y0)) for w in signatures[False]]
+    for printed in texts.values():
+        assert printed.count("gibt") == printed.count("beginnt") == 2  # the roles stay beside the club
+    assert texts[False].count("Jo") == 2 * size
+    printed = texts[True]
+    assert printed.count("Hans-Friedrich") == size
+    assert sum(text.endswith("Lüdenscheidt") for text in printed) == size  # whole, on one or two lines
+    assert not any("Hechingen" in text for text in printed)
+    clamped = [t for t in printed if len(t) > 1 and t.endswith("…")]
+    clubs = [t for t in clamped if t.startswith("UNO") or "Oberschwaben-Allgäu".startswith(t[:-1])]
+    assert len(clamped) - len(clubs) == size  # one ellipsis for each longest name, the clubs to one line
