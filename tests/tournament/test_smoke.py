@@ -12,6 +12,7 @@ import pytest
 from django.template import engines
 from django.test import Client
 
+from tests.tournament.documents.pdfwords import problems
 from tests.tournament.urlmap import (
     CONTENT_TYPES,
     FRAGMENTS,
@@ -116,3 +117,19 @@ def test_htmx_partials_open(world, organizer_client, missing_variables):
         assert response.status_code == 200, url
         assert b"<html" not in response.content, url
         assert not missing_variables, (url, sorted(set(missing_variables)))
+
+
+@pytest.mark.one_database  # the geometry of rendered pages
+def test_every_pdf_keeps_its_words_on_the_page(world, organizer_client, tmp_path):
+    """Every document the URL map reaches, read back word by word: nothing leaves the printable area
+    and no two words overlap, whatever the world's generated names are."""
+    checked = []
+    for name, kwarg_names in named_urls().items():
+        if CONTENT_TYPES.get(name) != "application/pdf":
+            continue
+        for url in world.urls(name, kwarg_names):
+            response = organizer_client.get(url)
+            assert response.status_code == 200, (name, url)
+            assert problems(response.content, tmp_path) == [], (name, url)
+            checked.append(name)
+    assert set(checked) == {name for name, kind in CONTENT_TYPES.items() if kind == "application/pdf"}
