@@ -7,19 +7,24 @@ automatically, and a POST-only one must be listed in `POST_ONLY` or this test fa
 from __future__ import annotations
 
 import inspect
+import re
 
 import pytest
 from django.template import engines
 from django.test import Client
 
-from tests.tournament.documents.pdfwords import problems
+from tests.factories import PlayerFactory, RegistrationFactory, TournamentFactory, UserFactory
+from tests.tournament.documents.pdfwords import LONG_CLUBS, LONG_NAMES, problems, words
 from tests.tournament.urlmap import (
     CONTENT_TYPES,
     FRAGMENTS,
     POST_ONLY,
     SPECIAL_GET_STATUS,
+    World,
     audience,
+    build_world,
     named_urls,
+    refreshed,
 )
 
 
@@ -119,17 +124,51 @@ def test_htmx_partials_open(world, organizer_client, missing_variables):
         assert not missing_variables, (url, sorted(set(missing_variables)))
 
 
+def cut_names(found) -> set[str]:
+    """Printed words that are a longer name piece cut short: names may break at spaces and hyphens only."""
+    pieces = {piece for first, last in LONG_NAMES for piece in re.split(r"[ -]", f"{first} {last}")}
+    pieces = {piece for piece in pieces if len(piece) > 5 and piece.isalpha()}
+    cut = {piece[:k] for piece in pieces for k in range(4, len(piece))} - pieces
+    return {w.text for w in found} & cut
+
+
+@pytest.fixture(scope="module")
+def module_long_names_world(module_db) -> World:
+    """The URL map's world with the longest names, clubs and titles a hall brings (`LONG_NAMES`)."""
+    organizer = UserFactory(username="orga")
+    tournament = TournamentFactory(
+        organizers=[organizer], name="Vereinsmeisterschaft im Leonharder UNO Wintercup 2026/27",
+        venue="Bürgerhaus am Marktplatz, großer Saal im Obergeschoss",
+    )
+    players = [
+        RegistrationFactory(
+            tournament=tournament, start_number=i + 1,
+            player=PlayerFactory(first_name=first, last_name=last, club__name=LONG_CLUBS[i % 3]),
+        )
+        for i, (first, last) in enumerate(LONG_NAMES)
+    ]
+    return build_world(organizer=organizer, tournament=tournament, players=players)
+
+
 @pytest.mark.one_database  # the geometry of rendered pages
-def test_every_pdf_keeps_its_words_on_the_page(world, organizer_client, tmp_path):
-    """Every document the URL map reaches, read back word by word: nothing leaves the printable area
-    and no two words overlap, whatever the world's generated names are."""
+@pytest.mark.parametrize("language", ["de", "en"])
+@pytest.mark.parametrize("names", ["generated", "long"])
+def test_every_pdf_keeps_its_words_on_the_page(
+    module_long_names_world, world, organizer_client, tmp_path, names, language
+):
+    """Every document the URL map reaches, in both languages, read back word by word: nothing leaves the
+    printable area and no two words overlap, with the factories' names and with the longest ones."""
+    if names == "long":
+        world = refreshed(module_long_names_world)
     checked = []
     for name, kwarg_names in named_urls().items():
         if CONTENT_TYPES.get(name) != "application/pdf":
             continue
         for url in world.urls(name, kwarg_names):
-            response = organizer_client.get(url)
+            response = organizer_client.get(url, HTTP_ACCEPT_LANGUAGE=language)
             assert response.status_code == 200, (name, url)
             assert problems(response.content, tmp_path) == [], (name, url)
+            if names == "long" and name in ("print:standings", "print:series_standings"):
+                assert cut_names(words(response.content, tmp_path)[1]) == set(), name
             checked.append(name)
     assert set(checked) == {name for name, kind in CONTENT_TYPES.items() if kind == "application/pdf"}

@@ -616,6 +616,20 @@ class Prize:
     rank: int
     points: str
 
+    @property
+    def name_size(self) -> str:
+        """Long names, clubs and event names get a smaller type, so that the certificate keeps to its
+        page above the signature (as `Certificate` does)."""
+        return text_size(self.name, (24, 36, 56))
+
+    @property
+    def club_size(self) -> str:
+        return text_size(self.club, (60, 90, 120))
+
+    @property
+    def event_size(self) -> str:
+        return text_size(self.event, (40, 60, 90))
+
 
 def _points_text(value, *, minus: bool) -> str:
     """ "with 1 minus point", "with 12 points": the plural follows the number."""
