@@ -247,3 +247,39 @@ def played_evening(
             ]
         SubmissionEntry.objects.bulk_create(entries)
     return tournament
+
+
+# Names and clubs of every length a page or a printed document must take, around the steps where a
+# document sets a long name smaller (24, 36 and 56 characters); the longest is longer than two lines of
+# a table sheet.
+LONG_NAMES = [
+    ("Karl-Ludwig", "Spieler99003"),
+    ("Anna-Katharina", "Müller-Lüdenscheidt"),
+    ("Hans-Friedrich", "von Hohenzollern-Sigmaringen"),
+    ("Maximiliane-Friederike", "Gräfin von Hohenzollern-Sigmaringen"),
+    ("Maximiliane-Friederike-Josephine", "von und zu Hohenzollern-Sigmaringen-Hechingen"),
+    ("Jo", "Li"),
+    ("Ulrike", "Schmidt-Hohenberg"),
+    ("Wolfgang-Amadeus", "Sonnenschein-Wandersleben"),
+    ("Mehmet Ali", "Çelik-Öztürk"),
+    ("Marie-Luise", "Freifrau von Brandenstein-Zeppelin"),
+    ("Bo", "Ek"),
+    ("Johann-Sebastian", "Bachmann-Wohltemperiert"),
+]
+LONG_CLUBS = [
+    "UNO-Freunde Oberschwaben-Allgäu e. V., Abteilung Karten- und Gesellschaftsspiele",
+    "SG Rot-Weiß",
+    "Kartenspielgemeinschaft Bürgerhaus Leonhard-Süd 1987 e. V.",
+]
+
+
+
+def long_named_players(tournament):
+    """Registrations of `LONG_NAMES`, checked in, their clubs taken in turn from `LONG_CLUBS`."""
+    return [
+        RegistrationFactory(
+            tournament=tournament, start_number=i + 1,
+            player=PlayerFactory(first_name=first, last_name=last, club__name=LONG_CLUBS[i % 3]),
+        )
+        for i, (first, last) in enumerate(LONG_NAMES)
+    ]

@@ -29,6 +29,7 @@ from tests.tournament.urlmap import (
     POST_ONLY,
     SPECIAL_GET_STATUS,
     audience,
+    build_long_names_world,
     build_world,
     named_urls,
 )
@@ -173,6 +174,26 @@ def checker(browser, live_server, world):
     checker = Checker(browser, live_server, client.cookies["sessionid"].value)
     yield checker
     checker.close()
+
+
+@pytest.fixture
+def long_names_world(live_server, transactional_db):
+    return build_long_names_world(organizer=UserFactory(username="axe", password=PASSWORD))
+
+
+def test_every_page_with_the_longest_names(browser, live_server, long_names_world):
+    """The longest names, clubs and titles a hall brings: no page scrolls sideways on a phone, and a
+    table that must scroll can be reached with the keyboard."""
+    client = Client()
+    assert client.login(username="axe", password=PASSWORD)
+    checker = Checker(browser, live_server, client.cookies["sessionid"].value)
+    try:
+        for name, kwarg_names in get_html_names().items():
+            for url in long_names_world.urls(name, kwarg_names):
+                checker.open(name, who_for(name), url)
+        checker.assert_clean()
+    finally:
+        checker.close()
 
 
 def who_for(name: str) -> str:

@@ -13,8 +13,8 @@ import pytest
 from django.template import engines
 from django.test import Client
 
-from tests.factories import PlayerFactory, RegistrationFactory, TournamentFactory, UserFactory
-from tests.tournament.documents.pdfwords import LONG_CLUBS, LONG_NAMES, problems, words
+from tests.factories import LONG_NAMES, UserFactory
+from tests.tournament.documents.pdfwords import problems, words
 from tests.tournament.urlmap import (
     CONTENT_TYPES,
     FRAGMENTS,
@@ -22,7 +22,7 @@ from tests.tournament.urlmap import (
     SPECIAL_GET_STATUS,
     World,
     audience,
-    build_world,
+    build_long_names_world,
     named_urls,
     refreshed,
 )
@@ -134,20 +134,7 @@ def cut_names(found) -> set[str]:
 
 @pytest.fixture(scope="module")
 def module_long_names_world(module_db) -> World:
-    """The URL map's world with the longest names, clubs and titles a hall brings (`LONG_NAMES`)."""
-    organizer = UserFactory(username="orga")
-    tournament = TournamentFactory(
-        organizers=[organizer], name="Vereinsmeisterschaft im Leonharder UNO Wintercup 2026/27",
-        venue="Bürgerhaus am Marktplatz, großer Saal im Obergeschoss",
-    )
-    players = [
-        RegistrationFactory(
-            tournament=tournament, start_number=i + 1,
-            player=PlayerFactory(first_name=first, last_name=last, club__name=LONG_CLUBS[i % 3]),
-        )
-        for i, (first, last) in enumerate(LONG_NAMES)
-    ]
-    return build_world(organizer=organizer, tournament=tournament, players=players)
+    return build_long_names_world(organizer=UserFactory(username="orga"))
 
 
 @pytest.mark.one_database  # the geometry of rendered pages

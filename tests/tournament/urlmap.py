@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields
 from django.db.models import Model
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from tests.factories import TournamentFactory, UserFactory, play_round
+from tests.factories import TournamentFactory, UserFactory, long_named_players, play_round
 from tournament.models import Registration, Signup, Submission, Table, Tournament
 from tournament.rounds.services import seating_plan_create
 from tournament.series.services import series_create
@@ -187,6 +187,15 @@ def build_world(*, organizer, tournament: Tournament, players) -> World:
         submission=submission,
         extra={"signup": signup, "team": team},
     )
+
+
+def build_long_names_world(*, organizer) -> World:
+    """The world with the longest names, clubs, event name and venue a hall brings."""
+    tournament = TournamentFactory(
+        organizers=[organizer], name="Vereinsmeisterschaft im Leonharder UNO Wintercup 2026/27",
+        venue="Bürgerhaus am Marktplatz, großer Saal im Obergeschoss",
+    )
+    return build_world(organizer=organizer, tournament=tournament, players=long_named_players(tournament))
 
 
 def refreshed(world: World) -> World:

@@ -9,28 +9,6 @@ from dataclasses import dataclass
 
 from pypdf import PdfReader
 
-# Names and clubs of every length a printed document must take, around the steps where a document sets
-# a long name smaller (24, 36 and 56 characters); the longest is longer than two lines of a table sheet.
-LONG_NAMES = [
-    ("Karl-Ludwig", "Spieler99003"),
-    ("Anna-Katharina", "Müller-Lüdenscheidt"),
-    ("Hans-Friedrich", "von Hohenzollern-Sigmaringen"),
-    ("Maximiliane-Friederike", "Gräfin von Hohenzollern-Sigmaringen"),
-    ("Maximiliane-Friederike-Josephine", "von und zu Hohenzollern-Sigmaringen-Hechingen"),
-    ("Jo", "Li"),
-    ("Ulrike", "Schmidt-Hohenberg"),
-    ("Wolfgang-Amadeus", "Sonnenschein-Wandersleben"),
-    ("Mehmet Ali", "Çelik-Öztürk"),
-    ("Marie-Luise", "Freifrau von Brandenstein-Zeppelin"),
-    ("Bo", "Ek"),
-    ("Johann-Sebastian", "Bachmann-Wohltemperiert"),
-]
-LONG_CLUBS = [
-    "UNO-Freunde Oberschwaben-Allgäu e. V., Abteilung Karten- und Gesellschaftsspiele",
-    "SG Rot-Weiß",
-    "Kartenspielgemeinschaft Bürgerhaus Leonhard-Süd 1987 e. V.",
-]
-
 MM = 72 / 25.4  # PDF points per millimetre
 PRINTABLE = 5 * MM  # what an office printer cannot reach at each edge
 OVERLAP = 0.6  # points two word boxes may share (antialiasing, kerning), no more

@@ -15,8 +15,8 @@ from django.utils import translation
 from PIL import Image
 from pypdf import PdfReader
 
-from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, play_round
-from tests.tournament.documents.pdfwords import LONG_NAMES, Word, problems, words
+from tests.factories import LONG_NAMES, ClubFactory, PlayerFactory, RegistrationFactory, play_round
+from tests.tournament.documents.pdfwords import Word, problems, words
 from tournament.documents import printing
 
 pytestmark = pytest.mark.django_db
