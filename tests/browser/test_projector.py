@@ -3,7 +3,15 @@
 import pytest
 
 from engine.validation import SeatReport
-from tests.factories import RegistrationFactory, TournamentFactory, UserFactory, seated_round
+from tests.factories import (
+    LONG_NAMES,
+    RegistrationFactory,
+    TournamentFactory,
+    UserFactory,
+    long_named_players,
+    play_round,
+    seated_round,
+)
 from tournament.clock.services import clock_start
 from tournament.models import Round, Submission
 from tournament.results.services import result_submit
@@ -89,3 +97,37 @@ def test_projector_qr_code_is_drawn_whole_inside_its_box(live_server, browser, h
     (ol, ot, orr, ob), (dl, dt, dr, db) = box["outer"], box["drawn"]
     assert ol <= dl and ot <= dt and dr <= orr + 0.5 and db <= ob + 0.5  # nothing drawn outside the box
     assert orr - ol >= 88  # 12% of 768 px: at least about 3 px per module for a phone camera
+
+
+# Every line of a list slide inside its column, its parts (place, name, table or total) side by side,
+# none over another, all inside the line.
+LINE_PARTS_OVERLAPPING = """() => {
+    const bad = [];
+    for (const li of document.querySelectorAll('.seat-list li, .standings-list li')) {
+        const row = li.getBoundingClientRect();
+        const column = li.parentElement.getBoundingClientRect();
+        if (row.left < column.left - 0.5 || row.right > column.right + 0.5) bad.push(li.textContent);
+        const parts = [...li.children].map(e => e.getBoundingClientRect());
+        parts.forEach((r, i) => {
+            if (r.left < row.left - 0.5 || r.right > row.right + 0.5) bad.push(li.textContent + ': outside');
+            if (i && r.left < parts[i - 1].right - 0.5) bad.push(li.textContent + ': overlaps');
+        });
+    }
+    return bad;
+}"""
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1920, 1080), (1024, 768)])
+@pytest.mark.parametrize("show", ["seating", "standings"])
+def test_long_names_give_way_to_table_numbers_and_totals(live_server, browser, transactional_db, size, show):
+    organizer = UserFactory(username="hall-organizer")
+    tournament = TournamentFactory(public=True, organizers=[organizer])
+    long_named_players(tournament)
+    play_round(tournament, organizer, seed=1)
+    play_round(tournament, organizer, seed=2, close=False)
+    width, height = size
+    page = browser.new_context(viewport={"width": width, "height": height}, locale="de").new_page()
+    page.goto(f"{live_server.url}/p/{tournament.pk}/projector/?show={show}")
+    page.wait_for_selector(f"#stage[data-slide='{show}']")
+    assert page.locator(".seat-list li, .standings-list li").count() == len(LONG_NAMES)
+    assert page.evaluate(LINE_PARTS_OVERLAPPING) == []
