@@ -355,11 +355,11 @@ class Certificate:
     def name_size(self) -> str:
         """Long names get a smaller type: two lines hold up to about 60 characters; a longer name takes
         a third line, upwards into the free space under the heading (the name slot grows upwards)."""
-        return text_size(self.line.player.name, (24, 36, 56))
+        return text_size(self.line.player.name, CERTIFICATE_NAME_STEPS)
 
     @property
     def club_size(self) -> str:
-        return text_size(self.line.player.club_name, (60, 90, 120))
+        return text_size(self.line.player.club_name, CERTIFICATE_CLUB_STEPS)
 
 
 @dataclass
@@ -390,6 +390,11 @@ class CertificateSet:
     @property
     def event_size(self) -> str:
         return text_size(self.tournament.name, (50, 80, 110))
+
+
+# Lengths (characters) from which a certificate sets a name or a club in the next smaller type.
+CERTIFICATE_NAME_STEPS = (24, 36, 56)
+CERTIFICATE_CLUB_STEPS = (60, 90, 120)
 
 
 def text_size(text: str, limits: tuple[int, int, int]) -> str:
@@ -620,11 +625,11 @@ class Prize:
     def name_size(self) -> str:
         """Long names, clubs and event names get a smaller type, so that the certificate keeps to its
         page above the signature (as `Certificate` does)."""
-        return text_size(self.name, (24, 36, 56))
+        return text_size(self.name, CERTIFICATE_NAME_STEPS)
 
     @property
     def club_size(self) -> str:
-        return text_size(self.club, (60, 90, 120))
+        return text_size(self.club, CERTIFICATE_CLUB_STEPS)
 
     @property
     def event_size(self) -> str:
