@@ -125,7 +125,7 @@ def test_start_cards_fit_the_page(organizer_client, evening, organizer, tmp_path
     assert problems(pdf, tmp_path) == []
 
 
-LONG_NAMES = [  # (first name, last name): a long name, and one longer than two lines of a sheet
+SHEET_NAMES = [  # (first name, last name): a long name, and one longer than two lines of a sheet
     ("Hans-Friedrich", "Müller-Lüdenscheidt"),
     ("Maximiliane-Friederike-Josephine", "von und zu Hohenzollern-Sigmaringen-Hechingen"),
 ]
@@ -137,8 +137,8 @@ def sheet_round(tournament, *, number, size, long_names):
         RegistrationFactory(
             tournament=tournament, start_number=100 * number + i,
             player=PlayerFactory(
-                first_name=LONG_NAMES[i % 2][0] if long_names else "Jo",
-                last_name=LONG_NAMES[i % 2][1] if long_names else "Li",
+                first_name=SHEET_NAMES[i % 2][0] if long_names else "Jo",
+                last_name=SHEET_NAMES[i % 2][1] if long_names else "Li",
                 club__name=f"UNO-Freunde Oberschwaben-Allgäu e. V. {i}" if long_names else "",
             ),
         )
