@@ -152,8 +152,8 @@ def sheet_round(tournament, *, number, size, long_names):
 def test_table_sheets_keep_their_page_whatever_the_names(organizer_client, tournament, tmp_path, size, paper):
     """One A4 page per table, or two tables per A4 landscape page, at every table size: a row keeps its
     height however long the names and clubs are, so the sheet looks the same with short names and the
-    signature lines stay on it. A long name is printed whole; only a name longer than two lines ends in
-    an ellipsis."""
+    signature lines stay on it. A long name is printed whole; only a name longer than the lines its row
+    has (two, three up to seven players) ends in an ellipsis."""
     rounds = {long_names: sheet_round(tournament, number=1 + long_names, size=size, long_names=long_names)
               for long_names in (False, True)}
     signatures, texts = {}, {}
@@ -179,3 +179,21 @@ def test_table_sheets_keep_their_page_whatever_the_names(organizer_client, tourn
     clamped = [t for t in printed if len(t) > 1 and t.endswith("…")]
     clubs = [t for t in clamped if t.startswith("UNO") or "Oberschwaben-Allgäu".startswith(t[:-1])]
     assert len(clamped) - len(clubs) == size  # one ellipsis for each longest name, the clubs to one line
+
+
+@pytest.mark.parametrize("paper", ["a4", "a5"])
+@pytest.mark.parametrize("size,whole", [(4, True), (7, True), (8, False)])
+def test_a_name_of_three_lines_is_printed_whole_where_the_rows_have_room(
+    organizer_client, tournament, tmp_path, paper, size, whole
+):
+    players = [
+        RegistrationFactory(tournament=tournament, start_number=i + 1, player=PlayerFactory(
+            first_name="Johann-Sebastian", last_name="Bachmann-Wohltemperiert von Wolkenstein"))
+        for i in range(size)
+    ]
+    round_ = seated_round(tournament, players, table_size=size)
+    url = reverse("print:table_sheets", args=[tournament.pk, round_.number]) + f"?format={paper}"
+    pdf = get_pdf(organizer_client, url)
+    texts = [w.text for w in words(pdf, tmp_path)[1]]
+    assert (texts.count("Wolkenstein") == size) is whole
+    assert sum(text.endswith("…") for text in texts if len(text) > 1) == (0 if whole else size)
