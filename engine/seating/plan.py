@@ -303,15 +303,17 @@ def _fresh_plan(ctx: _Context, n_rounds: int, rng: random.Random, budget: int, e
     m = n_rounds - h
     # a design's rounds are not searched, so they could not keep team-mates apart
     has_design = not ctx.has_teams and any(True for _ in _design_candidates(ctx.n, ctx.sizes))
+    first_budget = _budget(_ROUND_BUDGET, ctx.n, min(1.0, effort))  # a first round seated for the clubs
+    clubs = first_budget if h == 0 else None
     if not has_design:
-        return [], _searched_plan(ctx, [], m, h == 0, rng, budget)[1]
+        return [], _searched_plan(ctx, [], m, rng, budget, club_budget=clubs)[1]
     work = ctx.clone()
     fixed: list[list[list[int]]] = []  # planned rounds not to be searched (design rounds)
     known = list(work.history)
     if h == 0:
         # any first round is isomorphic to the design's first round: seat it for the clubs, then
         # continue the design from it
-        first = _seat_one(work, rng, True, _budget(_ROUND_BUDGET, work.n, min(1.0, effort)))
+        first = _seat_one(work, rng, True, first_budget)
         _count_odd(work, first)
         fixed.append(first)
         known.append(first)
@@ -321,20 +323,56 @@ def _fresh_plan(ctx: _Context, n_rounds: int, rng: random.Random, budget: int, e
         fixed.append(rnd)
     if not cont or len(fixed) == m:
         # no design continues the rounds so far, or one covers the plan
-        return fixed, _searched_plan(work, fixed, m, h == 0, rng, budget)[1]
-    cost, free = _searched_plan(work, fixed, m, False, rng, budget)
-    alone_cost, alone = _searched_plan(ctx, [], m, h == 0, rng, budget)
+        return fixed, _searched_plan(work, fixed, m, rng, budget)[1]
+    cost, free = _searched_plan(work, fixed, m, rng, budget)
+    alone_cost, alone = _searched_plan(ctx, [], m, rng, budget, club_budget=clubs)
     return ([], alone) if alone_cost < cost else (fixed, free)
 
 
 def _searched_plan(
-    work: _Context, fixed: list[list[list[int]]], m: int, club_first: bool, rng: random.Random, budget: int
+    work: _Context,
+    fixed: list[list[list[int]]],
+    m: int,
+    rng: random.Random,
+    budget: int,
+    *,
+    club_budget: int | None = None,
 ) -> tuple[int, list[list[list[int]]]]:
     """Search the rounds of a plan of ``m`` rounds after ``fixed`` (already in ``work``, which is not
-    changed); the first round keeps clubs apart when ``club_first`` and it is searched.  (cost, searched
-    rounds)."""
-    club_rounds = [club_first and not fixed and i == 0 for i in range(m - len(fixed))]
-    return _search_rounds(work, m - len(fixed), club_rounds, rng, budget, _floor(work, m - len(fixed)))
+    changed); with a ``club_budget``, the first round keeps clubs apart if it is searched.  (cost,
+    searched rounds).
+
+    Without teams and history, clubs are not searched: the plan is searched as if nobody had a club
+    and then relabelled so that its first round is one seated for the clubs alone.  The repeats of a
+    plan do not depend on who takes which index, and with no history every first round is as good as
+    any other, so the plan loses nothing.  Searched with the clubs, the first round is bound to them
+    and costs the search its freedom there (14 players over 9 rounds: a pair meeting three times in
+    three of four starts, none without the clubs).  Team-mates are kept apart in every round, which no
+    renaming keeps, so with teams the first round is searched with the clubs."""
+    free = m - len(fixed)
+    clubs_first = club_budget is not None and not fixed
+    relabel = clubs_first and not work.has_teams and not work.history
+    club_rounds = [clubs_first and not relabel and i == 0 for i in range(free)]
+    cost, rounds = _search_rounds(work, free, club_rounds, rng, budget, _floor(work, free))
+    if relabel and club_budget is not None and rounds:
+        rounds = _with_first_round_for_clubs(work, rounds, rng, club_budget)
+    return cost, rounds
+
+
+def _with_first_round_for_clubs(
+    ctx: _Context, rounds: list[list[list[int]]], rng: random.Random, budget: int
+) -> list[list[list[int]]]:
+    """``rounds`` (a plan from no history) with its players renamed so that the first round keeps
+    clubs apart: table by table and seat by seat, the first round becomes a round seated for the clubs
+    (tables in the order of ``ctx.sizes`` in both, so the sizes match)."""
+    if all(c < 0 for c in ctx.clubs):
+        return rounds
+    first = _seat_one(ctx.clone(), rng, True, budget)
+    name = [-1] * ctx.n
+    for planned, seated in zip(rounds[0], first, strict=True):
+        for x, p in zip(planned, seated, strict=True):
+            name[x] = p
+    return [[[name[x] for x in table] for table in rnd] for rnd in rounds]
 
 
 def _floor(ctx: _Context, m: int) -> int:

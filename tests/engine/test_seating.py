@@ -239,6 +239,28 @@ def test_round_one_separates_clubs():
         assert len({club[p] for p in t}) == 4
 
 
+@pytest.mark.parametrize(
+    ("n", "rounds", "sizes", "preferred"),
+    [(14, 9, [4, 4, 3, 3], 4), (23, 6, [5, 5, 5, 4, 4], 5), (21, 6, [4, 4, 4, 4, 5], 4)],
+)
+def test_a_plan_keeps_clubs_apart_in_round_one_at_no_cost_in_meetings(n, rounds, sizes, preferred):
+    """A plan is searched as if nobody had a club and renamed so that round 1 keeps the clubs apart: its
+    meetings are those of the same plan for a field without clubs, only the names differ."""
+    clubs = len(sizes)  # as many clubs as tables: round 1 can keep every club apart
+    ps = players(n, clubs=clubs)
+    plan = plan_schedule(ps, rounds, sizes, seed=5, preferred=preferred, effort=CHEAP)
+    alone = plan_schedule(players(n), rounds, sizes, seed=5, preferred=preferred, effort=CHEAP)
+    club = {p.id: p.club for p in ps}
+    assert all(len({club[p] for p in t}) == len(t) for t in plan[0])
+    assert not all(len({club[p] for p in t}) == len(t) for t in alone[0])  # (the names did change)
+    with_clubs, without = schedule_stats(plan, preferred), schedule_stats(alone, preferred)
+    assert with_clubs.repeated_pairs == without.repeated_pairs
+    assert sorted(m for *_, m in with_clubs.new_repeats) == sorted(m for *_, m in without.new_repeats)
+    assert sorted(with_clubs.odd_tables.values()) == sorted(without.odd_tables.values())
+    for rnd in plan:
+        assert_valid_round(rnd, [p.id for p in ps], sizes)
+
+
 def test_clubs_not_separated_later_by_default():
     # round 2 with everyone from one of 2 clubs: no error, valid round
     ps = players(8, clubs=2)
