@@ -66,7 +66,9 @@ def _search_rounds(
     best: list[list[list[int]]] = []
     per_start = max(budget // _STARTS, 1)
     used = [0]
-    while used[0] < budget:
+    while used[0] == 0 or budget - used[0] >= per_start // 2:
+        # (a start needs its greedy rounds and a search: with less than half a start left, no start
+        # could win, and its greedy rounds alone would cost a tenth of the time)
         work = base.clone()
         rounds = []
         for i in range(m):
