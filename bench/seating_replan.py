@@ -1,6 +1,6 @@
 """Re-planning after withdrawals and arrivals, against a fresh plan for the same rounds.
 
-Run as ``python bench/seating_replan.py`` (240 random cases, about 4 minutes on one core) or with
+Run as ``python bench/seating_replan.py`` (240 random cases, 4 to 8 minutes on one core) or with
 ``--cases N``.  Each case is a field of 9-120 players with 3-10 rounds, preferred table size 3-6, filled
 with smaller or larger tables, planned as a whole (``plan_schedule``); after 1 to rounds-1 rounds, 1-3
 players withdraw and 0-3 arrive (or only arrive).  The remaining rounds are re-planned from the stored

@@ -347,9 +347,8 @@ def _searched_plan(
     Without teams and history, clubs are not searched: the plan is searched as if nobody had a club
     and then relabelled so that its first round is one seated for the clubs alone.  The repeats of a
     plan do not depend on who takes which index, and with no history every first round is as good as
-    any other, so the plan loses nothing.  Searched with the clubs, the first round is bound to them
-    and costs the search its freedom there (14 players over 9 rounds: a pair meeting three times in
-    three of four starts, none without the clubs).  Team-mates are kept apart in every round, which no
+    any other, so the plan loses nothing, while a search that carries the clubs is held back by them in
+    round 1 (README: the grid with and without).  Team-mates are kept apart in every round, which no
     renaming keeps, so with teams the first round is searched with the clubs."""
     free = m - len(fixed)
     clubs_first = club_budget is not None and not fixed
