@@ -306,9 +306,9 @@ def _fresh_plan(ctx: _Context, n_rounds: int, rng: random.Random, budget: int, e
     # a design's rounds are not searched, so they could not keep team-mates apart
     has_design = not ctx.has_teams and any(True for _ in _design_candidates(ctx.n, ctx.sizes))
     first_budget = _budget(_ROUND_BUDGET, ctx.n, min(1.0, effort))  # a first round seated for the clubs
-    clubs = first_budget if h == 0 else None
+    club_budget = first_budget if h == 0 else None
     if not has_design:
-        return [], _searched_plan(ctx, [], m, rng, budget, club_budget=clubs)[1]
+        return [], _searched_plan(ctx, [], m, rng, budget, club_budget=club_budget)[1]
     work = ctx.clone()
     fixed: list[list[list[int]]] = []  # planned rounds not to be searched (design rounds)
     known = list(work.history)
@@ -327,7 +327,7 @@ def _fresh_plan(ctx: _Context, n_rounds: int, rng: random.Random, budget: int, e
         # no design continues the rounds so far, or one covers the plan
         return fixed, _searched_plan(work, fixed, m, rng, budget)[1]
     cost, free = _searched_plan(work, fixed, m, rng, budget)
-    alone_cost, alone = _searched_plan(ctx, [], m, rng, budget, club_budget=clubs)
+    alone_cost, alone = _searched_plan(ctx, [], m, rng, budget, club_budget=club_budget)
     return ([], alone) if alone_cost < cost else (fixed, free)
 
 
@@ -341,21 +341,19 @@ def _searched_plan(
     club_budget: int | None = None,
 ) -> tuple[int, list[list[list[int]]]]:
     """Search the rounds of a plan of ``m`` rounds after ``fixed`` (already in ``work``, which is not
-    changed); with a ``club_budget``, the first round keeps clubs apart if it is searched.  (cost,
-    searched rounds).
+    changed).  (cost, searched rounds.)  A ``club_budget`` (only for a plan from no history, with no
+    fixed rounds) makes the first round keep clubs apart.
 
-    Without teams and history, clubs are not searched: the plan is searched as if nobody had a club
-    and then relabelled so that its first round is one seated for the clubs alone.  The repeats of a
+    Without teams, clubs are not searched: the plan is searched as if nobody had a club and then
+    relabelled so that its first round is one seated for the clubs alone.  The repeats of a
     plan do not depend on who takes which index, and with no history every first round is as good as
     any other, so the plan loses nothing, while a search that carries the clubs is held back by them in
     round 1 (README: the grid with and without).  Team-mates are kept apart in every round, which no
     renaming keeps, so with teams the first round is searched with the clubs."""
     free = m - len(fixed)
-    clubs_first = club_budget is not None and not fixed
-    relabel = clubs_first and not work.has_teams and not work.history
-    club_rounds = [clubs_first and not relabel and i == 0 for i in range(free)]
+    club_rounds = [club_budget is not None and work.has_teams and i == 0 for i in range(free)]
     cost, rounds = _search_rounds(work, free, club_rounds, rng, budget, _floor(work, free))
-    if relabel and club_budget is not None and rounds:
+    if club_budget is not None and not work.has_teams and rounds:
         rounds = _with_first_round_for_clubs(work, rounds, rng, club_budget)
     return cost, rounds
 
