@@ -1,8 +1,8 @@
 """Best-known repeats for the seating grid of ``bench/seating.py``, written to
 ``bench/data/seating_best_known.json``.
 
-Run as ``nice -n 10 python bench/seating_best_known.py`` (one core, about 40 minutes).  For every
-instance it takes the fewest repeats of
+Run as ``nice -n 10 python bench/seating_best_known.py --jobs 2`` (both cores, about 25 minutes; without
+``--jobs`` one core, about 45).  For every instance it takes the fewest repeats of
 
 * two long whole-plan runs of the app's own search, seeds 1001 and 1002, each with ``effort=10``
   (ten times the app's budget, so twenty times in all), and
@@ -23,6 +23,7 @@ import json
 import subprocess
 import sys
 import time
+from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -71,52 +72,59 @@ def main() -> None:
         BEST_KNOWN.write_text(json.dumps(doc, indent=1) + "\n")
         return
     only = int(sys.argv[sys.argv.index("--only") + 1]) if "--only" in sys.argv else None
+    jobs = int(sys.argv[sys.argv.index("--jobs") + 1]) if "--jobs" in sys.argv else 1
     earlier = json.loads(BEST_KNOWN.read_text()) if BEST_KNOWN.exists() else {"instances": {}}
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                             cwd=BEST_KNOWN.parent).stdout.strip()
     out: dict[str, dict] = {}
     started = time.perf_counter()
     print(HEAD, flush=True)
-    for inst in grid():
-        n, rounds, preferred, fill = inst
-        if only is not None and n != only:
-            continue
-        t0 = time.perf_counter()
-        sizes = sizes_for(n, preferred, fill)
-        bound = lower_bound_repeats(n, sizes, rounds)
-        rbr, t_rbr = by_round(*inst)
-        plan, t_plan = whole_plan(*inst)
-        found = [("by-round", rbr), ("plan", plan)]
-        for seed in LONG_SEEDS:
-            found.append((f"long seed {seed}", whole_plan(*inst, seed=seed, effort=LONG_EFFORT)[0]))
-        scored = []
-        for how, sched in found:
-            st = schedule_stats(sched, preferred)
-            scored.append((st.repeated_pairs, st.max_meetings, how))
-        best, best_max, how = min(scored)
-        k = key(*inst)
-        how = f"{how} (commit {commit})"
-        known = earlier["instances"].get(k)
-        if known and (known["best"], known["best_max_meetings"]) < (best, best_max):
-            best, best_max, how = known["best"], known["best_max_meetings"], known["found_by"]
-        out[k] = {
-            "players": n,
-            "rounds": rounds,
-            "preferred": preferred,
-            "fill": fill,
-            "sizes": sizes,
-            "bound": bound,
-            "best": best,
-            "best_max_meetings": best_max,
-            "found_by": how,
-            "seconds": round(time.perf_counter() - t0, 1),
-        }
-        annotate(out[k], k)
-        print(line(inst, str(best), rbr, t_rbr, plan, t_plan), f"  [{how}]", flush=True)
-        if only is None:
-            write(out, time.perf_counter() - started, commit, partial=True)
+    insts = [inst for inst in grid() if only is None or inst[0] == only]
+    with Pool(jobs) as pool:
+        for inst, found, rbr, t_rbr, plan, t_plan, seconds in pool.imap(runs, insts):
+            n, rounds, preferred, fill = inst
+            sizes = sizes_for(n, preferred, fill)
+            bound = lower_bound_repeats(n, sizes, rounds)
+            best, best_max, how = found
+            k = key(*inst)
+            how = f"{how} (commit {commit})"
+            known = earlier["instances"].get(k)
+            if known and (known["best"], known["best_max_meetings"]) < (best, best_max):
+                best, best_max, how = known["best"], known["best_max_meetings"], known["found_by"]
+            out[k] = {
+                "players": n,
+                "rounds": rounds,
+                "preferred": preferred,
+                "fill": fill,
+                "sizes": sizes,
+                "bound": bound,
+                "best": best,
+                "best_max_meetings": best_max,
+                "found_by": how,
+                "seconds": round(seconds, 1),
+            }
+            annotate(out[k], k)
+            print(line(inst, str(best), rbr, t_rbr, plan, t_plan), f"  [{how}]", flush=True)
+            if only is None:
+                write(out, time.perf_counter() - started, commit, partial=True)
     if only is None:
         write(out, time.perf_counter() - started, commit, partial=False)
+
+
+def runs(inst: tuple[int, int, int, str]):
+    """The app's own runs and the long runs of one instance: (inst, (fewest repeats, their most
+    meetings, which run), round-by-round schedule and seconds, whole plan and seconds, seconds)."""
+    t0 = time.perf_counter()
+    rbr, t_rbr = by_round(*inst)
+    plan, t_plan = whole_plan(*inst)
+    found = [("by-round", rbr), ("plan", plan)]
+    for seed in LONG_SEEDS:
+        found.append((f"long seed {seed}", whole_plan(*inst, seed=seed, effort=LONG_EFFORT)[0]))
+    scored = []
+    for how, sched in found:
+        st = schedule_stats(sched, inst[2])
+        scored.append((st.repeated_pairs, st.max_meetings, how))
+    return inst, min(scored), rbr, t_rbr, plan, t_plan, time.perf_counter() - t0
 
 
 def write(out: dict, seconds: float, commit: str, partial: bool) -> None:
@@ -124,7 +132,7 @@ def write(out: dict, seconds: float, commit: str, partial: bool) -> None:
     so that the data file is never left half written."""
     BEST_KNOWN.parent.mkdir(parents=True, exist_ok=True)
     doc = {
-        "command": "nice -n 10 python bench/seating_best_known.py",
+        "command": "nice -n 10 python bench/seating_best_known.py --jobs 2",
         "method": (
             f"fewest repeats of: whole plans with effort={LONG_EFFORT} (the app's budget times "
             f"{LONG_EFFORT}) for seeds {list(LONG_SEEDS)}, and the app's own round-by-round and whole-plan "

@@ -4,8 +4,9 @@ Pure Python, standard library only, no Django.
 
 What it minimises, in this order:
 
-1. pairs of players who meet again at a table.  A pair meeting ``m`` times costs
-   ``(m - 1) + 10 * C(m - 1, 2)`` units, so a third meeting costs far more than a second;
+1. pairs of players who meet again at a table: every meeting beyond a pair's first is one repeat,
+   a third meeting of a pair costs a fifth of a repeat more, a fourth ten repeats more (so of equally
+   many repeats the fewest third meetings, and a fourth meeting almost never);
 2. imbalance of the odd tables (the smaller ones, or the larger ones when the organizer fills with
    larger tables): nobody gets a second odd table before every player has had one.  Late arrivals are
    counted fairly by rounds played: the players with the lowest ``odd_tables - share * rounds_played``

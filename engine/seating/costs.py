@@ -1,7 +1,9 @@
 """Costs and reports: pair cost of repeated meetings, meetings, odd-table spread, lower bounds.
 
-See docs/rules.md §4.  A pair meeting ``m`` times costs ``(m - 1) + 10 * C(m - 1, 2)`` repeat
-units, so a third meeting costs far more than a second.
+See docs/rules.md §4.  Repeats come first (the rules minimise the pairs who meet again): every
+meeting of a pair beyond its first costs one repeat; a third meeting costs a fifth of a repeat more, so
+of two seatings with as many repeats the one with fewer third meetings wins, and a fourth meeting ten
+repeats more, so that no pair keeps sitting together to save a repeat or two.
 """
 
 from __future__ import annotations
@@ -12,12 +14,16 @@ from dataclasses import dataclass, field
 
 from engine.seating.base import Round
 
-# Cost units.  A repeat costs REPEAT per extra meeting, plus THIRD per pair of extra meetings.
+# Cost units.  A pair meeting m times costs REPEAT per meeting beyond the first, plus THIRD per pair
+# and FOURTH per triple of those meetings: 10 for a second meeting, 12 more for a third, 114 more for a
+# fourth.  A third meeting is taken where it saves a repeat (more pairs meet at all), a fourth only
+# where it saves more than ten.
 _REPEAT = 10
-_THIRD = 100
+_THIRD = 2
+_FOURTH = 100
 _CLUB = 3  # a same-club pair in a club-separated round; cheaper than any repeat
 # a pair of team-mates at one table, in any round: far dearer than the repeats that keeping them apart
-# may cost (a third meeting costs 110 more than a second, a fourth 210 more than a third), so
+# may cost (a fourth meeting costs 114 more than a third, a fifth 316 more than a fourth), so
 # team-mates meet only where no seating keeps them apart
 _TEAM = 10_000
 _STICK = 1  # re-planning: bonus for a pair of the previous plan still at one table
@@ -25,7 +31,9 @@ _STICK = 1  # re-planning: bonus for a pair of the previous plan still at one ta
 def _pair_cost(m: int) -> int:
     if m <= 1:
         return 0
-    return _REPEAT * (m - 1) + _THIRD * ((m - 1) * (m - 2) // 2)
+    extra = m - 1
+    pairs, triples = extra * (extra - 1) // 2, extra * (extra - 1) * (extra - 2) // 6
+    return _REPEAT * extra + _THIRD * pairs + _FOURTH * triples
 
 
 _UP = [_pair_cost(m + 1) - _pair_cost(m) for m in range(64)]
