@@ -29,6 +29,9 @@ _LOOKAHEAD = 1  # seat_round plans this many rounds more (not returned), unless 
 _STARTS = 4  # independent starts (each with its own odd-table roles) sharing a budget
 _CANONICAL_UP_TO = 48  # seat_round continues one whole plan in fields up to this size
 _CANONICAL_SEED = 0x5EA7_0000
+# the canonical plan serves every round from round 2 on, so it gets their round budgets, but at most
+# this much, so that round 2 (which makes it) stays within a few seconds
+_CANONICAL_BUDGET = 2 * _PLAN_BUDGET
 _SOFT = 4  # seat_round: cost of breaking up a pair of a history table while planning (a repeat: 10)
 _SOFT_STAGES = (2, 6, 20, 60)
 _REPLAN_SLACK = 2  # re-planning keeps the old plan unless that costs more than this many repeats
@@ -152,7 +155,8 @@ def _canonical_plan(
     Kept for a few formats, so that the rounds after the first cost little in the same process."""
     ctx = _Context([SeatingPlayer(i) for i in range(n)], [], sizes, preferred)
     rng = random.Random(_CANONICAL_SEED + n)
-    fixed, free = _fresh_plan(ctx, n_rounds, rng, _budget(_PLAN_BUDGET, n, effort), effort)
+    budget = _budget(min(_ROUND_BUDGET * max(1, n_rounds - 1), _CANONICAL_BUDGET), n, effort)
+    fixed, free = _fresh_plan(ctx, n_rounds, rng, budget, effort)
     return tuple(tuple(tuple(t) for t in rnd) for rnd in [*fixed, *free])
 
 
