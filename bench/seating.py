@@ -1,6 +1,6 @@
 """Benchmark of the seating optimiser over a grid of fields and formats.
 
-Run as ``python bench/seating.py`` (the whole grid, 2 to 3 minutes on one core) or
+Run as ``python bench/seating.py`` (the whole grid, 3 to 4 minutes on one core) or
 ``python bench/seating.py --quick`` (every 8th instance).  For every instance it seats all rounds round
 by round (``seat_round`` once per round with the history and ``n_rounds``, as the app does, seeds 1, 2,
 ...) and as a whole plan (``plan_schedule``, seed 1), and prints

@@ -1,8 +1,8 @@
 """Best-known repeats for the seating grid of ``bench/seating.py``, written to
 ``bench/data/seating_best_known.json``.
 
-Run as ``nice -n 10 python bench/seating_best_known.py --jobs 2`` (both cores, about 25 minutes; without
-``--jobs`` one core, about 45).  For every instance it takes the fewest repeats of
+Run as ``nice -n 10 python bench/seating_best_known.py --jobs 2`` (both cores, about 10 minutes; without
+``--jobs`` one core, about 20).  For every instance it takes the fewest repeats of
 
 * two long whole-plan runs of the app's own search, seeds 1001 and 1002, each with ``effort=10``
   (ten times the app's budget, so twenty times in all), and

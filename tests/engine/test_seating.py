@@ -546,6 +546,17 @@ def test_forty_players_meet_everybody_once_in_thirteen_rounds():
     assert len(design) == 13 and len(met) == 40 * 39 // 2 and set(met.values()) == {1}
 
 
+@pytest.mark.parametrize(("n", "sizes", "preferred"), [(15, [5, 5, 5], 5), (18, [6, 6, 6], 6)])
+def test_repeats_come_first_where_few_tables_leave_pairs_unmet(n, sizes, preferred):
+    # 6 rounds at 3 tables: 180 meetings over 105 pairs (15 players), 270 over 153 (18).  Keeping every
+    # pair to two meetings leaves pairs who never meet (90 and 135 repeats); the counting bound (75 and
+    # 117) is reached when every pair meets, some three times, and the seating takes that, as the rules
+    # minimise repeats.  No pair meets four times.
+    plan = plan_schedule(players(n), 6, sizes, seed=1, preferred=preferred)
+    stats = schedule_stats(plan, preferred)
+    assert (stats.repeated_pairs, stats.max_meetings) == (lower_bound_repeats(n, sizes, 6), 3)
+
+
 def test_twelve_players_meet_everybody():
     # 6 rounds of 3 tables of 4: 108 meetings over 66 pairs, so at least 42 repeats; the whole-tournament
     # schedule reaches that bound and every pair meets at least once (three pairs meet three times)
