@@ -46,9 +46,12 @@ def words(pdf: bytes, tmp_path) -> tuple[list[tuple[float, float]], list[Word]]:
 def problems(pdf: bytes, tmp_path) -> list[str]:
     pages, found = words(pdf, tmp_path)
     issues = []
-    # pdftotext leaves out what lies off the page; pypdf reads every word drawn, wherever it is.
+    # pdftotext leaves out what lies off the page; pypdf reads every word drawn, wherever it is.  pypdf
+    # sometimes runs the last word of a line into the first of the next paragraph ("Hohenberg" and
+    # "UNO-Freunde" read as one), so a word made of words on the page is not off it.
     drawn = {w for page in PdfReader(io.BytesIO(pdf)).pages for w in page.extract_text().split()}
-    cut_off = drawn - {w.text for w in found} - {html.unescape(w.text) for w in found}
+    on_page = {w.text for w in found} | {html.unescape(w.text) for w in found}
+    cut_off = {w for w in drawn if not _made_of(w, on_page)}
     issues += [f"{word!r} is drawn off the page" for word in sorted(cut_off)]
     for word in found:
         width, height = pages[word.page]
@@ -69,3 +72,12 @@ def problems(pdf: bytes, tmp_path) -> list[str]:
                 if across > OVERLAP and min(a.y1, b.y1) - max(a.y0, b.y0) > OVERLAP:
                     issues.append(f"page {a.page + 1}: {a.text!r} overlaps {b.text!r}")
     return issues
+
+
+def _made_of(text: str, on_page: set[str]) -> bool:
+    """Whether ``text`` is one or more words of ``on_page`` run together."""
+    ends = {0}  # the positions up to which ``text`` is made of words on the page
+    for i in range(1, len(text) + 1):
+        if any(text[j:i] in on_page for j in ends if j < i):
+            ends.add(i)
+    return len(text) in ends
