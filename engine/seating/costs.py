@@ -1,9 +1,7 @@
 """Costs and reports: pair cost of repeated meetings, meetings, odd-table spread, lower bounds.
 
-See docs/rules.md §4.  Repeats come first (the rules minimise the pairs who meet again): every
-meeting of a pair beyond its first costs one repeat; a third meeting costs a fifth of a repeat more, so
-of two seatings with as many repeats the one with fewer third meetings wins, and a fourth meeting ten
-repeats more, so that no pair keeps sitting together to save a repeat or two.
+See docs/rules.md §4.  Repeats come first, as the rules minimise the pairs who meet again; the cost
+units below say how much more a third and a fourth meeting weigh.
 """
 
 from __future__ import annotations
@@ -45,15 +43,6 @@ def lower_bound_repeats(n_players: int, sizes: Sequence[int], n_rounds: int) -> 
     slots = n_rounds * sum(s * (s - 1) // 2 for s in sizes)
     return max(0, slots - n_players * (n_players - 1) // 2)
 
-
-
-def _cost_bound(n: int, sizes: Sequence[int], n_rounds: int) -> int:
-    slots = n_rounds * sum(s * (s - 1) // 2 for s in sizes)
-    pairs = n * (n - 1) // 2
-    if pairs == 0:
-        return 0
-    q, r = divmod(slots, pairs)
-    return r * _pair_cost(q + 1) + (pairs - r) * _pair_cost(q)
 
 
 @dataclass(frozen=True)

@@ -78,6 +78,6 @@ def _made_of(text: str, on_page: set[str]) -> bool:
     """Whether ``text`` is one or more words of ``on_page`` run together."""
     ends = {0}  # the positions up to which ``text`` is made of words on the page
     for i in range(1, len(text) + 1):
-        if any(text[j:i] in on_page for j in ends if j < i):
+        if any(text[j:i] in on_page for j in ends):
             ends.add(i)
     return len(text) in ends
