@@ -25,6 +25,7 @@ from engine.seating import (
     table_plan,
 )
 from engine.seating.designs import DESIGNS, _field_add, _galois_field, _match_prefix, _resolvable_transversal
+from engine.seating.plan import _canonical_plan
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -835,3 +836,37 @@ def test_grid_targets_against_best_known(n, rounds, preferred, fill):
     assert schedule_stats(hist, preferred).repeated_pairs <= known["best"] + 1
     assert schedule_stats(plan, preferred).repeated_pairs <= known["best"]
     assert known["bound"] <= known["best"]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_searched_plan_of_84_players_is_matched_after_two_and_three_rounds(seed):
+    # two rounds of a plan without repeats look alike everywhere (every table meets six others in one
+    # player each): a search that only narrowed the players' points ran out of nodes on round 3 of 84
+    # players, and the round-by-round mode fell back to a search after a fixed history (36 repeats
+    # over 10 rounds instead of 13); colour refinement tells the players apart
+    plan = plan_schedule(players(84), 3, [6] * 14, seed=seed, effort=CHEAP)
+    rng = random.Random(seed)
+    label = list(range(1, 85))
+    rng.shuffle(label)
+    design = [[[p - 1 for p in t] for t in rnd] for rnd in plan]
+    for h in (2, 3):
+        history = [[[label[x] - 1 for x in t] for t in rnd] for rnd in design[:h]]
+        assign = _match_prefix(history, 84, design, random.Random(seed), node_limit=2000)
+        assert assign is not None and sorted(assign) == list(range(84))
+        for rnd, drnd in zip(history, design, strict=False):
+            assert {frozenset(assign[p] for p in t) for t in rnd} == {frozenset(t) for t in drnd}
+
+
+@pytest.mark.parametrize("n", [58, 84, 120])
+def test_round_by_round_follows_one_plan_in_fields_up_to_120(n):
+    # from round 2 on, every round comes from the canonical plan, relabelled: the whole schedule is
+    # its beginning under one relabelling (until fields of 48, a bigger field was seated after a fixed
+    # history: 58 players at tables of 6 over 9 rounds had 72 repeats round by round, 57 now)
+    sizes = table_plan(n, preferred=6, min_size=5, max_size=7)
+    ps = players(n)
+    hist: list = []
+    for r in range(5):
+        hist.append(seat_round(ps, hist, sizes, seed=r + 1, preferred=6, n_rounds=9, effort=CHEAP))
+    plan = _canonical_plan(n, tuple(sizes), 9, 6, CHEAP)
+    as_indices = [[[p - 1 for p in t] for t in rnd] for rnd in hist]
+    assert _match_prefix(as_indices, n, plan, random.Random(0)) is not None
