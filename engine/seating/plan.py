@@ -128,6 +128,8 @@ def seat_round(
     budget = _budget(_ROUND_BUDGET, ctx.n, effort)
     if rnd is None and not separate_clubs and n_rounds is not None and ctx.history:
         rnd = _from_canonical_plan(ctx, n_rounds, preferred, rng, effort)
+        if rnd is None:
+            rnd = _from_plan_since_change(ctx, players, history, n_rounds, preferred, effort)
     if rnd is None and (ahead == 0 or not (ctx.history or ctx.has_teams)):
         # the last round, or round 1 without teams (without clubs, every first round is as good as any
         # other); with teams, who sits at the odd tables in round 1 decides whether the later rounds
@@ -193,11 +195,68 @@ def _clean_history(ctx: _Context) -> bool:
     Compared as played, withdrawn players included: after a withdrawal a history table can shrink to
     an odd size it was not (three players of a table of four), and the searches that take a clean
     history as the beginning of one plan would count it as an odd table and break the odd-table rule."""
+    return _clean_since(ctx) == 0
+
+
+def _clean_since(ctx: _Context) -> int:
+    """The first of the last rounds that were all played by exactly today's players at tables of
+    today's sizes (``len(ctx.history)`` when the last round was not)."""
     srt = sorted(ctx.sizes)
-    return all(
-        played == srt and sorted(len(t) for t in rnd) == srt
-        for played, rnd in zip(ctx.played_sizes, ctx.history, strict=True)
-    )
+    since = len(ctx.history)
+    while since and ctx.played_sizes[since - 1] == srt and sorted(map(len, ctx.history[since - 1])) == srt:
+        since -= 1
+    return since
+
+
+def _from_plan_since_change(
+    ctx: _Context,
+    players: Sequence[SeatingPlayer],
+    history: Sequence[Round],
+    n_rounds: int,
+    preferred: int | None,
+    effort: float,
+) -> list[list[int]] | None:
+    """After the field changed (withdrawals, arrivals), in fields up to ``_CANONICAL_UP_TO`` players:
+    the next round of one plan of the remaining rounds, made after the last round with another field.
+
+    As with the canonical plan, the rounds after a change then come from one plan instead of each
+    being fitted into a fixed history (84 players at tables of 6, one of them gone after round 3: 36
+    repeats over 10 rounds that way, 17 with a fresh plan).  The plan is made from the players, the
+    rounds until the change and a seed they give, so every call (in any server process) makes the
+    same one and can tell whether the rounds played since are its beginning; when they are not (a
+    manual swap), the caller searches as usual."""
+    since = _clean_since(ctx)
+    if ctx.has_teams or ctx.n > _CANONICAL_UP_TO or since == 0 or since >= n_rounds:
+        return None
+    base = tuple(tuple(tuple(t) for t in rnd) for rnd in history[:since])
+    field = tuple(sorted(players, key=lambda p: p.id))
+    plan = _plan_after(field, base, tuple(ctx.sizes), n_rounds, preferred, effort)
+    played = len(ctx.history) - since
+    for rnd, planned in zip(ctx.history[since:], plan, strict=False):
+        if {frozenset(t) for t in rnd} != {frozenset(t) for t in planned}:
+            return None
+    if played >= len(plan):
+        return None
+    return _fit_sizes([list(t) for t in plan[played]], ctx.sizes)
+
+
+@functools.lru_cache(maxsize=8)
+def _plan_after(
+    players: tuple[SeatingPlayer, ...],
+    base: tuple[tuple[tuple[int, ...], ...], ...],
+    sizes: tuple[int, ...],
+    n_rounds: int,
+    preferred: int | None,
+    effort: float,
+) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """The rounds after ``base`` (ids) for ``players`` as indices, from a seed that ``base`` gives:
+    the same in every call; kept, so that the rounds after the first cost little in the same process."""
+    ctx = _Context(players, base, sizes, preferred)
+    rng = random.Random(repr((sorted(p.id for p in players), base, sizes, n_rounds)))
+    left = n_rounds - len(base)
+    budget = _budget(min(_ROUND_BUDGET * max(1, left - 1), _CANONICAL_BUDGET), ctx.n, effort)
+    fixed, free = _fresh_plan(ctx, n_rounds, rng, budget, effort)
+    return tuple(tuple(tuple(t) for t in rnd) for rnd in [*fixed, *free])
 
 
 def _soft_history(

@@ -25,7 +25,7 @@ from engine.seating import (
     table_plan,
 )
 from engine.seating.designs import DESIGNS, _field_add, _galois_field, _match_prefix, _resolvable_transversal
-from engine.seating.plan import _canonical_plan
+from engine.seating.plan import _canonical_plan, _plan_after
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -870,3 +870,43 @@ def test_round_by_round_follows_one_plan_in_fields_up_to_120(n):
     plan = _canonical_plan(n, tuple(sizes), 9, 6, CHEAP)
     as_indices = [[[p - 1 for p in t] for t in rnd] for rnd in hist]
     assert _match_prefix(as_indices, n, plan, random.Random(0)) is not None
+
+
+def _seat_rounds(active, hist, sizes, first, last, **kwargs):
+    hist = list(hist)
+    for r in range(first, last):
+        hist.append(seat_round(active, hist, sizes, seed=r + 1, effort=CHEAP, **kwargs))
+    return hist
+
+
+@pytest.mark.parametrize(("n", "gone", "arrived"), [(40, 1, 0), (33, 2, 1), (84, 1, 0)])
+def test_after_a_change_of_the_field_round_by_round_follows_one_plan(n, gone, arrived):
+    # the rounds after the change come from one plan of them, made from the rounds until the change
+    # (before, each was fitted into a fixed history: 84 players at tables of 6 with one gone after
+    # round 3 had 36 repeats over 10 rounds, 17 with a fresh plan, 18 now)
+    ps = players(n)
+    before = _seat_rounds(ps, [], [6] * (n // 6) if n == 84 else table_plan(n), 0, 3, n_rounds=8)
+    active = [*ps[gone:], *players(arrived, start=500)]
+    sizes = [6] * 13 + [5] if n == 84 else table_plan(len(active))
+    hist = _seat_rounds(active, before, sizes, 3, 8, n_rounds=8)
+    for rnd in hist[3:]:
+        assert_valid_round(rnd, [p.id for p in active], sizes)
+    base = tuple(tuple(tuple(t) for t in rnd) for rnd in before)
+    plan = _plan_after(tuple(active), base, tuple(sizes), 8, None, CHEAP)
+    ids = sorted(p.id for p in active)
+    planned = [{frozenset(ids[x] for x in t) for t in rnd} for rnd in plan]
+    assert [{frozenset(t) for t in rnd} for rnd in hist[3:]] == planned
+
+
+def test_after_a_change_and_a_manual_swap_round_by_round_searches_again():
+    ps = players(30)
+    before = _seat_rounds(ps, [], table_plan(30), 0, 2, n_rounds=6)
+    active = ps[1:]
+    sizes = table_plan(29)
+    hist = _seat_rounds(active, before, sizes, 2, 3, n_rounds=6)
+    swapped = [list(t) for t in hist[2]]
+    swapped[0][0], swapped[1][0] = swapped[1][0], swapped[0][0]  # the organizer swaps two players
+    rest = _seat_rounds(active, [*before, swapped], sizes, 3, 6, n_rounds=6)
+    for rnd in rest[3:]:
+        assert_valid_round(rnd, [p.id for p in active], sizes)
+    assert schedule_stats(rest).max_meetings <= 2
