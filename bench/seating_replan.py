@@ -1,13 +1,14 @@
 """Re-planning after withdrawals and arrivals, against a fresh plan for the same rounds.
 
 Run as ``python bench/seating_replan.py`` (240 random cases, 4 to 8 minutes on one core) or with
-``--cases N``.  Each case is a field of 9-120 players with 3-10 rounds, preferred table size 3-6, filled
-with smaller or larger tables, planned as a whole (``plan_schedule``); after 1 to rounds-1 rounds, 1-3
-players withdraw and 0-3 arrive (or only arrive).  The remaining rounds are re-planned from the stored
-plan (``previous_plan``, as the app does) and, for comparison, planned afresh with another seed.  It
-prints every case where the re-plan has more repeats (over all rounds) than the fresh plan, and at the
-end how many cases are within 1 and within 2 repeats of the fresh plan, the largest excess and the
-slowest re-plan.
+``--cases N``.  Each case is a field of 9-120 players with 3-10 rounds, preferred table size 3-6,
+filled with smaller or larger tables, planned as a whole (``plan_schedule``); after 1 to rounds-1
+rounds, 1-3 players withdraw and 0-3 arrive (or only arrive).  The remaining rounds are re-planned from
+the stored plan (``previous_plan``, as the app does) and, for comparison, planned afresh with another
+seed.  It prints every case where the re-plan has more repeats (over all rounds) than the fresh plan,
+and at the end how many cases are within 1 and within 2 repeats of the fresh plan, the largest excess
+and the slowest re-plan.  ``--round-by-round`` also seats the rounds after the change round by round,
+as the app does without a plan, and compares them with the same fresh plan (twice as long).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from seating import sizes_for
 
-from engine.seating import SeatingError, SeatingPlayer, plan_schedule, schedule_stats
+from engine.seating import SeatingError, SeatingPlayer, plan_schedule, schedule_stats, seat_round
 
 
 def cases(count: int, seed: int = 7) -> list[tuple[int, int, int, int, int, int, str]]:
@@ -37,8 +38,11 @@ def cases(count: int, seed: int = 7) -> list[tuple[int, int, int, int, int, int,
     return out
 
 
-def run(case: tuple[int, int, int, int, int, int, str], seed: int) -> tuple[int, int, float] | None:
-    """(repeats with the re-plan, repeats with a fresh plan, seconds of the re-plan); None when the
+def run(
+    case: tuple[int, int, int, int, int, int, str], seed: int, by_round: bool = False
+) -> tuple[int, int, float, int | None] | None:
+    """(repeats with the re-plan, repeats with a fresh plan, seconds of the re-plan, repeats when the
+    rounds after the change are seated round by round, or None without ``by_round``); None when the
     changed field has no table plan in this format."""
     n, rounds, played, gone, new, preferred, fill = case
     rng = random.Random(seed)
@@ -57,31 +61,47 @@ def run(case: tuple[int, int, int, int, int, int, str], seed: int) -> tuple[int,
     seconds = time.perf_counter() - t0
     fresh = plan_schedule(active, rounds, sizes, seed=seed + 2, history=history, preferred=preferred)
     repeats = [schedule_stats([*history, *rest], preferred).repeated_pairs for rest in (replan, fresh)]
-    return repeats[0], repeats[1], seconds
+    seated = None
+    if by_round:
+        rounds_seated = list(history)
+        for r in range(played, rounds):
+            nxt = seat_round(active, rounds_seated, sizes, seed=seed + 3 + r, preferred=preferred,
+                             n_rounds=rounds)  # fmt: skip
+            rounds_seated.append(nxt)
+        seated = schedule_stats(rounds_seated, preferred).repeated_pairs
+    return repeats[0], repeats[1], seconds, seated
 
 
 def main() -> None:
     count = int(sys.argv[sys.argv.index("--cases") + 1]) if "--cases" in sys.argv else 240
+    by_round = "--round-by-round" in sys.argv
     print(f"{'players':>7} {'rnds':>4} {'played':>6} {'gone':>4} {'new':>3} {'pref':>4} {'fill':>7} | "
-          f"{'re-plan':>7} {'fresh':>5} {'time':>5}")  # fmt: skip
-    done = within1 = within2 = 0
-    worst, slowest = 0, 0.0
+          f"{'re-plan':>7} {'fresh':>5} {'time':>5}" + (f" {'by round':>8}" if by_round else ""))  # fmt: skip
+    done = within1 = within2 = seated_within2 = 0
+    worst, slowest, seated_worst = 0, 0.0, 0
     for i, case in enumerate(cases(count)):
-        result = run(case, seed=i + 1)
+        result = run(case, seed=i + 1, by_round=by_round)
         if result is None:
             continue
-        replanned, fresh, seconds = result
+        replanned, fresh, seconds, seated = result
         done += 1
         within1 += replanned <= fresh + 1
         within2 += replanned <= fresh + 2
         worst = max(worst, replanned - fresh)
         slowest = max(slowest, seconds)
-        if replanned > fresh:
+        if seated is not None:
+            seated_within2 += seated <= fresh + 2
+            seated_worst = max(seated_worst, seated - fresh)
+        if replanned > fresh or (seated is not None and seated > fresh + 2):
             n, rounds, played, gone, new, preferred, fill = case
             print(f"{n:>7} {rounds:>4} {played:>6} {gone:>4} {new:>3} {preferred:>4} {fill:>7} | "
-                  f"{replanned:>7} {fresh:>5} {seconds:>5.2f}", flush=True)  # fmt: skip
+                  f"{replanned:>7} {fresh:>5} {seconds:>5.2f}" + (f" {seated:>8}" if by_round else ""),
+                  flush=True)  # fmt: skip
     print(f"\n{done} re-plans: within 1 repeat of a fresh plan {within1} ({100 * within1 / done:.1f} %), "
           f"within 2 {within2} ({100 * within2 / done:.1f} %), most above {worst}; slowest {slowest:.2f} s")
+    if by_round:
+        print(f"round by round after the change: within 2 repeats of the fresh plan {seated_within2} "
+              f"({100 * seated_within2 / done:.1f} %), most above {seated_worst}")
 
 
 if __name__ == "__main__":
