@@ -212,8 +212,9 @@ def _match_prefix(
     player narrows the sets of all others (a table-mate of round r must take a point of the same design
     table of round r, anyone else a point of another), and the player with the fewest possible points
     is placed next.  Candidate points are tried in a random order, so the relabelling is random but
-    reproducible from the seed.  A first search allows no wrong choice; when it runs into one, a second
-    one also refines the colours after every placement (``_refine``), which finds wrong choices early.
+    reproducible from the seed.  A first search gets only a few nodes; when they are not enough, a
+    second one also refines the colours after every placement (``_refine``), which finds wrong choices
+    early but costs more a node.
     """
     h = len(history)
     npts = sum(len(t) for t in design[0])
@@ -253,7 +254,8 @@ def _match_prefix(
     colours = _refine(
         [_shape(history, htab, p) for p in range(n)],
         [_shape(design[:h], dtab, x) for x in range(n)],
-        (h_rounds, htab), (d_rounds, dtab),
+        (h_rounds, htab),
+        (d_rounds, dtab),
     )
     if colours is None:
         return None

@@ -174,8 +174,9 @@ def _from_canonical_plan(
 
     Round by round, every round then comes from one whole plan, which the search makes much better than
     rounds fitted one after the other into a fixed history (the history is fixed, so a search after it
-    only repairs; the plan was made with all rounds free).  When the history is not such a beginning
-    (a manual swap, withdrawals, arrivals), the caller searches the remaining rounds as usual."""
+    only repairs; the plan was made with all rounds free).  After withdrawals or arrivals the caller
+    follows a plan of the rounds since (``_from_plan_since_change``); after a manual swap it searches
+    the remaining rounds as usual."""
     if ctx.has_teams or ctx.n > _CANONICAL_UP_TO or not _clean_history(ctx):
         return None
     h = len(ctx.history)
@@ -221,7 +222,7 @@ def _from_plan_since_change(
 
     As with the canonical plan, the rounds after a change then come from one plan instead of each
     being fitted into a fixed history (84 players at tables of 6, one of them gone after round 3: 36
-    repeats over 10 rounds that way, 17 with a fresh plan).  The plan is made from the players, the
+    repeats over 10 rounds that way, 18 now, 17 with a fresh plan).  The plan is made from the players, the
     rounds until the change and a seed they give, so every call (in any server process) makes the
     same one and can tell whether the rounds played since are its beginning; when they are not (a
     manual swap), the caller searches as usual."""
@@ -232,11 +233,11 @@ def _from_plan_since_change(
     field = tuple(sorted(players, key=lambda p: p.id))
     plan = _plan_after(field, base, tuple(ctx.sizes), n_rounds, preferred, effort)
     played = len(ctx.history) - since
+    if played >= len(plan):
+        return None
     for rnd, planned in zip(ctx.history[since:], plan, strict=False):
         if {frozenset(t) for t in rnd} != {frozenset(t) for t in planned}:
             return None
-    if played >= len(plan):
-        return None
     return _fit_sizes([list(t) for t in plan[played]], ctx.sizes)
 
 
