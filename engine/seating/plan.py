@@ -160,8 +160,17 @@ def _canonical_plan(
     so that round after round, ``seat_round`` can recognise the rounds played so far as its beginning.
     Kept for a few formats, so that the rounds after the first cost little in the same process."""
     ctx = _Context([SeatingPlayer(i) for i in range(n)], [], sizes, preferred)
-    rng = random.Random(_CANONICAL_SEED + n)
-    budget = _budget(min(_ROUND_BUDGET * max(1, n_rounds - 1), _CANONICAL_BUDGET), n, effort)
+    return _followed_plan(ctx, n_rounds, random.Random(_CANONICAL_SEED + n), effort)
+
+
+def _followed_plan(
+    ctx: _Context, n_rounds: int, rng: random.Random, effort: float
+) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """A plan of the rounds after the history of ``ctx`` that round by round follows: it serves each
+    of them, so it gets their round budgets (the first of them would be searched anyway), at most
+    ``_CANONICAL_BUDGET``."""
+    left = n_rounds - len(ctx.history)
+    budget = _budget(min(_ROUND_BUDGET * max(1, left - 1), _CANONICAL_BUDGET), ctx.n, effort)
     fixed, free = _fresh_plan(ctx, n_rounds, rng, budget, effort)
     return tuple(tuple(tuple(t) for t in rnd) for rnd in [*fixed, *free])
 
@@ -254,10 +263,7 @@ def _plan_after(
     the same in every call; kept, so that the rounds after the first cost little in the same process."""
     ctx = _Context(players, base, sizes, preferred)
     rng = random.Random(repr((sorted(p.id for p in players), base, sizes, n_rounds)))
-    left = n_rounds - len(base)
-    budget = _budget(min(_ROUND_BUDGET * max(1, left - 1), _CANONICAL_BUDGET), ctx.n, effort)
-    fixed, free = _fresh_plan(ctx, n_rounds, rng, budget, effort)
-    return tuple(tuple(tuple(t) for t in rnd) for rnd in [*fixed, *free])
+    return _followed_plan(ctx, n_rounds, rng, effort)
 
 
 def _soft_history(
