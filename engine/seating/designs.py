@@ -249,14 +249,9 @@ def _match_prefix(
     # second search the placed pair gets a colour of its own and the refinement runs again, until every
     # colour has one player.  Without it, a wrong early choice in round 3 of 84 players (two rounds
     # that look alike everywhere) was found out only deep in the search, out of nodes.
-    h_rounds = [[list(t) for t in rnd] for rnd in history]
-    d_rounds = [[list(t) for t in rnd] for rnd in design[:h]]
-    colours = _refine(
-        [_shape(history, htab, p) for p in range(n)],
-        [_shape(design[:h], dtab, x) for x in range(n)],
-        (h_rounds, htab),
-        (d_rounds, dtab),
-    )
+    hist_side, des_side = (history, htab), (design[:h], dtab)
+    shapes = [_shape(*hist_side, p) for p in range(n)], [_shape(*des_side, x) for x in range(n)]
+    colours = _refine(*shapes, hist_side, des_side)
     if colours is None:
         return None
     points = list(range(n))
@@ -301,11 +296,13 @@ def _match_prefix(
             hc2, dc2 = hc, dc
             if refine and new is not None and len(set(hc)) < n:
                 hc2, dc2 = list(hc), list(dc)
-                hc2[p] = dc2[x] = -left  # (refined colours are never negative)
-                refined = _refine(hc2, dc2, (h_rounds, htab), (d_rounds, dtab))
-                new = None if refined is None else by_colour(*refined, new)
-                if refined is not None:
+                hc2[p] = dc2[x] = -left  # the placed pair's own colour (refined colours are never negative)
+                refined = _refine(hc2, dc2, hist_side, des_side)
+                if refined is None:
+                    new = None
+                else:
                     hc2, dc2 = refined
+                    new = by_colour(hc2, dc2, new)
             if new is not None and rec(new, hc2, dc2, left - 1, limit, refine):
                 return True
             assign[p] = -1

@@ -231,10 +231,10 @@ def _from_plan_since_change(
 
     As with the canonical plan, the rounds after a change then come from one plan instead of each
     being fitted into a fixed history (84 players at tables of 6, one of them gone after round 3: 36
-    repeats over 10 rounds that way, 18 now, 17 with a fresh plan).  The plan is made from the players, the
-    rounds until the change and a seed they give, so every call (in any server process) makes the
-    same one and can tell whether the rounds played since are its beginning; when they are not (a
-    manual swap), the caller searches as usual."""
+    repeats over 10 rounds that way, 18 now, 17 with a fresh plan).  The plan is made from the
+    players, the rounds until the change and a seed they give, so every call (in any server process)
+    makes the same one and can tell whether the rounds played since are its beginning; when they are
+    not (a manual swap), the caller searches as usual."""
     since = _clean_since(ctx)
     if ctx.has_teams or ctx.n > _CANONICAL_UP_TO or since == 0 or since >= n_rounds:
         return None

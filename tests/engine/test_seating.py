@@ -879,20 +879,23 @@ def _seat_rounds(active, hist, sizes, first, last, **kwargs):
     return hist
 
 
-@pytest.mark.parametrize(("n", "gone", "arrived"), [(40, 1, 0), (33, 2, 1), (84, 1, 0)])
-def test_after_a_change_of_the_field_round_by_round_follows_one_plan(n, gone, arrived):
+@pytest.mark.parametrize(("n", "gone", "arrived", "preferred"), [(40, 1, 0, 4), (33, 2, 1, 4), (84, 1, 0, 6)])
+def test_after_a_change_of_the_field_round_by_round_follows_one_plan(n, gone, arrived, preferred):
     # the rounds after the change come from one plan of them, made from the rounds until the change
     # (before, each was fitted into a fixed history: 84 players at tables of 6 with one gone after
     # round 3 had 36 repeats over 10 rounds, 17 with a fresh plan, 18 now)
+    def sizes_for(count):
+        return table_plan(count, preferred=preferred, min_size=preferred - 1, max_size=preferred + 1)
+
     ps = players(n)
-    before = _seat_rounds(ps, [], [6] * (n // 6) if n == 84 else table_plan(n), 0, 3, n_rounds=8)
+    before = _seat_rounds(ps, [], sizes_for(n), 0, 3, n_rounds=8, preferred=preferred)
     active = [*ps[gone:], *players(arrived, start=500)]
-    sizes = [6] * 13 + [5] if n == 84 else table_plan(len(active))
-    hist = _seat_rounds(active, before, sizes, 3, 8, n_rounds=8)
+    sizes = sizes_for(len(active))
+    hist = _seat_rounds(active, before, sizes, 3, 8, n_rounds=8, preferred=preferred)
     for rnd in hist[3:]:
         assert_valid_round(rnd, [p.id for p in active], sizes)
     base = tuple(tuple(tuple(t) for t in rnd) for rnd in before)
-    plan = _plan_after(tuple(active), base, tuple(sizes), 8, None, CHEAP)
+    plan = _plan_after(tuple(active), base, tuple(sizes), 8, preferred, CHEAP)
     ids = sorted(p.id for p in active)
     planned = [{frozenset(ids[x] for x in t) for t in rnd} for rnd in plan]
     assert [{frozenset(t) for t in rnd} for rnd in hist[3:]] == planned
