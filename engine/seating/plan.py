@@ -21,7 +21,11 @@ from engine.seating.state import _Context, _count_odd, _random_round
 # same for every field up to _FULL_BUDGET_UP_TO players (a small field evaluates few candidates per
 # move, so it makes many more moves from the same budget) and shrinks beyond, where rounds are easy and
 # each move is dear.  A search stops early when no conflict is left or the lower bound is reached.
-_PLAN_BUDGET = 1_500_000  # a whole plan, split over independent starts
+# A whole plan gets as much as the plan that round by round follows (below): with half of it, whole
+# plans of medium fields were weaker (74 players at tables of 6 and 7 over 9 rounds, four seeds: 40 to
+# 47 repeats, 35 to 42 with this budget, 22 to 28 with the shorter tabu tenure of search.py).  A plan
+# takes up to about 2 s.
+_PLAN_BUDGET = 3_000_000  # a whole plan, split over independent starts
 _ROUND_BUDGET = 1_000_000  # seat_round: this round planned together with all remaining rounds
 _GREEDY_BUDGET = 20_000  # per round of the starting solution of a plan
 _FULL_BUDGET_UP_TO = 80
@@ -34,8 +38,8 @@ _STARTS = 4  # independent starts (each with its own odd-table roles) sharing a 
 _CANONICAL_UP_TO = 120
 _CANONICAL_SEED = 0x5EA7_0000
 # the canonical plan serves every round from round 2 on, so it gets their round budgets, but at most
-# this much, so that round 2 (which makes it) stays within a few seconds
-_CANONICAL_BUDGET = 2 * _PLAN_BUDGET
+# a whole plan's, so that round 2 (which makes it) stays within a few seconds
+_CANONICAL_BUDGET = _PLAN_BUDGET
 _SOFT = 4  # seat_round: cost of breaking up a pair of a history table while planning (a repeat: 10)
 _SOFT_STAGES = (2, 6, 20, 60)
 _REPLAN_SLACK = 2  # re-planning keeps the old plan unless that costs more than this many repeats

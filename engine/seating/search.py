@@ -18,7 +18,11 @@ _MOVE_COST = 25  # a move (with its bookkeeping) costs about as much time as thi
 _MAX_TABLES = 40  # tables looked at per move in big rounds
 _SAMPLE = 32  # conflicting players looked at per move (fewer in big rounds)
 _STALL = 20  # iterations per player without improvement before a restart from the best with a kick
-_TENURE = 3  # tabu tenure, plus n // 10, plus a random part as large
+# tabu tenure in iterations, plus a random part as large, the same in every field: the sampled
+# conflicts already vary the moves, and a tenure growing with the field (it was 3 + n // 10) kept good
+# moves tabu in medium fields (74 players at tables of 6 and 7 over 9 rounds: 35 to 42 repeats, now
+# 22 to 28)
+_TENURE = 2
 _KICK = 1  # random swaps of a kick, plus one per round
 
 
@@ -278,7 +282,7 @@ class _Search:
         evals = 0
         last_improvement = 0
         stall = max(200, _STALL * n)
-        base_tenure = _TENURE + n // 10
+        base_tenure = _TENURE
         up, down = _UP, _DOWN
         roles_free = self.roles_free
         if patience is None:
