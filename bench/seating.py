@@ -14,11 +14,18 @@ by round (``seat_round`` once per round with the history and ``n_rounds``, as th
 
 It ends with a summary against the best-known values and the timing of the largest fields: one round of
 200 players (5 rounds of history) and a whole 6-round plan of 400 players.
+
+``python bench/seating.py --outside 36`` runs fields the grid does not have instead (36 of them, drawn
+from a fixed seed: 8-90 players, 5-10 rounds, preferred size 3-6, either fill, at most twice as many
+tables as rounds plus 4, so that repeats cannot all be avoided) and prints the same columns without a
+best-known value, then the repeats of each mode added up: a check that the search is strong on fields
+nobody tuned it for.
 """
 
 from __future__ import annotations
 
 import json
+import random
 import sys
 import time
 from collections import Counter
@@ -27,6 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.seating import (
+    SeatingError,
     SeatingPlayer,
     lower_bound_repeats,
     plan_schedule,
@@ -47,6 +55,25 @@ def grid() -> list[tuple[int, int, int, str]]:
     out += [(n, 6, 5, "smaller") for n in (15, 23, 31, 47, 70)]
     out += [(n, 6, 6, "smaller") for n in (18, 27, 40, 61, 100)]
     out += [(n, 6, 4, "larger") for n in (13, 17, 21, 25, 29, 31, 37, 45)]
+    return out
+
+
+def outside(count: int, seed: int = 2026) -> list[tuple[int, int, int, str]]:
+    """``count`` instances the grid does not have, drawn from ``seed``: fields with a table plan, at
+    least 3 tables, and at most twice as many tables as rounds plus 4 (bigger fields seat every round
+    without a repeat)."""
+    rng = random.Random(seed)
+    known = set(grid())
+    out: list[tuple[int, int, int, str]] = []
+    while len(out) < count:
+        inst = (rng.randint(8, 90), rng.randint(5, 10), rng.choice([3, 4, 5, 6]),
+                rng.choice(["smaller", "larger"]))  # fmt: skip
+        try:
+            tables = len(sizes_for(inst[0], inst[2], inst[3]))
+        except SeatingError:
+            continue
+        if inst not in known and 3 <= tables <= 2 * inst[1] + 4:
+            out.append(inst)
     return out
 
 
@@ -110,6 +137,9 @@ def line(inst, best: str, rbr, t_rbr, plan, t_plan) -> str:
 
 
 def main() -> None:
+    if "--outside" in sys.argv:
+        main_outside(int(sys.argv[sys.argv.index("--outside") + 1]))
+        return
     quick = "--quick" in sys.argv
     known = json.loads(BEST_KNOWN.read_text())["instances"] if BEST_KNOWN.exists() else {}
     print(HEAD)
@@ -146,6 +176,20 @@ def main() -> None:
             f"most above {max_excess_plan}; a third meeting where best-known has none: {triples}"
         )
     timing()
+
+
+def main_outside(count: int) -> None:
+    print(HEAD)
+    print("-" * len(HEAD))
+    totals = [0, 0]
+    for inst in outside(count):
+        rbr, t_rbr = by_round(*inst)
+        plan, t_plan = whole_plan(*inst)
+        totals[0] += schedule_stats(rbr, inst[2]).repeated_pairs
+        totals[1] += schedule_stats(plan, inst[2]).repeated_pairs
+        print(line(inst, "-", rbr, t_rbr, plan, t_plan), flush=True)
+    print(f"\n{count} fields outside the grid: {totals[0]} repeats round by round, "
+          f"{totals[1]} in whole plans")  # fmt: skip
 
 
 def timing() -> None:
