@@ -282,7 +282,6 @@ class _Search:
         evals = 0
         last_improvement = 0
         stall = max(200, _STALL * n)
-        base_tenure = _TENURE
         up, down = _UP, _DOWN
         roles_free = self.roles_free
         if patience is None:
@@ -370,7 +369,7 @@ class _Search:
                 evals += _MOVE_COST
                 continue
             r, a, b, r2 = cands[rng.randrange(len(cands))] if len(cands) > 1 else cands[0]
-            tenure = base_tenure + rng.randrange(base_tenure + 1)
+            tenure = _TENURE + rng.randrange(_TENURE + 1)
             if r2 >= 0:
                 # a role exchange over two rounds: the exact change, the second swap's after the first
                 d = self.delta(r, a, b)
