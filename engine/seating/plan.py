@@ -21,10 +21,10 @@ from engine.seating.state import _Context, _count_odd, _random_round
 # same for every field up to _FULL_BUDGET_UP_TO players (a small field evaluates few candidates per
 # move, so it makes many more moves from the same budget) and shrinks beyond, where rounds are easy and
 # each move is dear.  A search stops early when no conflict is left or the lower bound is reached.
-# A whole plan gets as much as the plan that round by round follows (below): with half of it, whole
-# plans of medium fields were weaker (74 players at tables of 6 and 7 over 9 rounds, four seeds: 40 to
-# 47 repeats, 35 to 42 with this budget, 22 to 28 with the shorter tabu tenure of search.py).  A plan
-# takes up to about 2 s.
+# A whole plan gets as much as the plan that round by round follows (_followed_plan): with half of
+# it, whole plans of medium fields were weaker (74 players at tables of 6 and 7 over 9 rounds, four
+# seeds: 40 to 47 repeats, 35 to 42 with this budget, 22 to 28 with the shorter tabu tenure of
+# search.py).  A plan takes up to about 2 s.
 _PLAN_BUDGET = 3_000_000  # a whole plan, split over independent starts
 _ROUND_BUDGET = 1_000_000  # seat_round: this round planned together with all remaining rounds
 _GREEDY_BUDGET = 20_000  # per round of the starting solution of a plan
@@ -37,9 +37,6 @@ _STARTS = 4  # independent starts (each with its own odd-table roles) sharing a 
 # round in well under a second without repeats
 _CANONICAL_UP_TO = 120
 _CANONICAL_SEED = 0x5EA7_0000
-# the canonical plan serves every round from round 2 on, so it gets a whole plan's budget: round 2,
-# which makes it, takes up to about 2 s
-_CANONICAL_BUDGET = _PLAN_BUDGET
 _SOFT = 4  # seat_round: cost of breaking up a pair of a history table while planning (a repeat: 10)
 _SOFT_STAGES = (2, 6, 20, 60)
 _REPLAN_SLACK = 2  # re-planning keeps the old plan unless that costs more than this many repeats
@@ -171,11 +168,11 @@ def _followed_plan(
     ctx: _Context, n_rounds: int, rng: random.Random, effort: float
 ) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """A plan of the rounds after the history of ``ctx`` that round by round follows: it serves each
-    of them, so it gets a whole plan's budget (``_CANONICAL_BUDGET``) however few rounds are left; with
-    the round budgets of those rounds, the rounds after a late change of the field were weaker than a
-    fresh plan of them (54 players at tables of 5 and 6, one gone and one arrived after round 7 of
-    10: 82 repeats against 78, now 75)."""
-    budget = _budget(_CANONICAL_BUDGET, ctx.n, effort)
+    of them, so it gets a whole plan's budget however few rounds are left (round 2, which makes the
+    canonical plan, takes up to about 2 s).  With the round budgets of those rounds, the rounds after a
+    late change of the field were weaker than a fresh plan of them (54 players at tables of 5 and 6,
+    one gone and one arrived after round 7 of 10: 82 repeats against 78, now 75)."""
+    budget = _budget(_PLAN_BUDGET, ctx.n, effort)
     fixed, free = _fresh_plan(ctx, n_rounds, rng, budget, effort)
     return tuple(tuple(tuple(t) for t in rnd) for rnd in [*fixed, *free])
 
