@@ -38,6 +38,25 @@ _UP = [_pair_cost(m + 1) - _pair_cost(m) for m in range(64)]
 _DOWN = [0] + [_pair_cost(m - 1) - _pair_cost(m) for m in range(1, 64)]
 
 
+def _fill(counts: dict[int, int], left: int) -> tuple[int, int]:
+    """Give ``left`` more meetings one by one to the pairs where they cost least (the pair cost is
+    convex, so this is a lower bound).  ``counts``: how many pairs have met how often (changed).
+    (cost added, the most meetings a pair reaches by them; 0 when ``left`` is 0)."""
+    cost = level = top = 0
+    while left > 0:
+        c = counts.get(level, 0)
+        if c:
+            t = min(c, left)
+            cost += t * _UP[level]
+            counts[level] = c - t
+            counts[level + 1] = counts.get(level + 1, 0) + t
+            left -= t
+            top = level + 1
+        else:
+            level += 1
+    return cost, top
+
+
 def lower_bound_repeats(n_players: int, sizes: Sequence[int], n_rounds: int) -> int:
     """Counting lower bound on repeated pairs: pair slots over all rounds minus the number of pairs."""
     slots = n_rounds * sum(s * (s - 1) // 2 for s in sizes)

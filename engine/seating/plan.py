@@ -10,7 +10,7 @@ import random
 from collections.abc import Sequence
 
 from engine.seating.base import Round, SeatingPlayer
-from engine.seating.costs import _UP, _pair_cost
+from engine.seating.costs import _fill, _pair_cost
 from engine.seating.designs import _design_candidates, _design_rounds, _fit_sizes, _match_prefix
 from engine.seating.order import _order_seats
 from engine.seating.search import _Search
@@ -460,19 +460,7 @@ def _floor(ctx: _Context, m: int) -> int:
             v = row[b]
             counts[v] = counts.get(v, 0) + 1
             cost += _pair_cost(v)
-    left = m * sum(s * (s - 1) // 2 for s in ctx.sizes)
-    level = 0
-    while left > 0:
-        c = counts.get(level, 0)
-        if c:
-            t = min(c, left)
-            cost += t * _UP[level]
-            counts[level] = c - t
-            counts[level + 1] = counts.get(level + 1, 0) + t
-            left -= t
-        else:
-            level += 1
-    return cost
+    return cost + _fill(counts, m * sum(s * (s - 1) // 2 for s in ctx.sizes))[0]
 
 
 def _repeats(ctx: _Context, rounds: list[list[list[int]]]) -> int:

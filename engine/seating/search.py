@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from engine.seating.costs import _CLUB, _DOWN, _STICK, _TEAM, _UP, _pair_cost
+from engine.seating.costs import _CLUB, _DOWN, _STICK, _TEAM, _UP, _fill, _pair_cost
 from engine.seating.state import _Context
 
 _MOVE_COST = 25  # a move (with its bookkeeping) costs about as much time as this many evaluations
@@ -69,6 +69,8 @@ class _Search:
         self.levels0 = levels0
         if self.roles_free:
             self._recompute_levels(0)
+        self.level = _top_level(ctx, rounds)
+        self._count_low()
         self.conf_items: list[int] = []
         self.conf_pos = [-1] * (n * len(rounds))
         for r in range(len(rounds)):
@@ -151,14 +153,38 @@ class _Search:
                 best, best_d = t, d
         return best, best_d
 
+    # -- conflicts ----------------------------------------------------------------------------------
+    # A player conflicts in a round when a table-mate there has met them too often: twice, unless the
+    # field is so dense that the lower bound itself makes pairs meet twice or more.  When the meetings
+    # spread as evenly as possible take the busiest pairs to ``level`` meetings, a pair at ``level``
+    # conflicts only while some pair is two meetings short of it, otherwise only a pair beyond it.
+    # With "twice" nearly everybody conflicts in such a field and the search wanders among seatings
+    # that all cost the same: 14 players at 2x4+2x3 over 9 rounds (every pair must meet, 71 of them
+    # twice) kept a pair meeting a third time in 13 of 20 plans, now in 5.
+
+    def _count_low(self) -> None:
+        """``low``: the pairs at ``level - 2`` meetings or fewer (counted when ``level`` >= 2)."""
+        self.low = 0
+        if self.level >= 2:
+            lo = self.level - 2
+            M = self.ctx.M
+            self.low = sum(1 for a in range(self.n) for b in range(a + 1, self.n) if M[a][b] <= lo)
+        self.threshold = self._threshold()
+
+    def _threshold(self) -> int:
+        if self.level < 2:
+            return 2
+        return self.level if self.low else self.level + 1
+
     def _is_conflict(self, r: int, p: int) -> bool:
         ti = self.where[r][p]
         if ti < 0:
             return False
         row = self.ctx.M[p]
         table = self.rounds[r][ti]
+        threshold = self.threshold
         for q in table:
-            if q != p and row[q] >= 2:
+            if q != p and row[q] >= threshold:
                 return True
         for groups, on in ((self.ctx.clubs, self.club_rounds[r]), (self.ctx.teams, self.ctx.has_teams)):
             g = groups[p]
@@ -223,11 +249,31 @@ class _Search:
                 M[y][a] += 1
                 Mb[y] -= 1
                 M[y][b] -= 1
+        everyone = False
+        if self.level >= 2:
+            lo = self.level - 2
+            change = 0
+            for x in A:
+                if x != a:
+                    change += (Ma[x] == lo) - (Mb[x] == lo + 1)
+            for y in B:
+                if y != b:
+                    change += (Mb[y] == lo) - (Ma[y] == lo + 1)
+            if change:
+                self.low += change
+                threshold = self._threshold()
+                everyone = threshold != self.threshold
+                self.threshold = threshold
         A[A.index(a)] = b
         B[B.index(b)] = a
         w[a], w[b] = tb, ta
         if self.special[r][ta] != self.special[r][tb]:
             self._recompute_levels(r)
+        if everyone:
+            for r2 in range(len(self.rounds)):
+                for p in range(self.n):
+                    self._update(r2, p)
+            return
         for q in A:
             self._update(r, q)
         for q in B:
@@ -433,9 +479,31 @@ class _Search:
                         M[b][a] += 1
         if self.roles_free:
             self._recompute_levels(0)
+        self._count_low()
         for r in range(len(self.rounds)):
             for p in range(self.n):
                 self._update(r, p)
+
+
+def _top_level(ctx: _Context, rounds: list[list[list[int]]]) -> int:
+    """The most meetings of a pair in the lower bound: the meetings of ``rounds`` (already in
+    ``ctx.M``) spread over the pairs where they cost least.  At most 1 where the rounds cannot make
+    every pair meet, which is told without looking at the pairs."""
+    n = ctx.n
+    widest = max((len(t) for rnd in [*ctx.history, *rounds] for t in rnd), default=0)
+    if (len(ctx.history) + len(rounds)) * (widest - 1) < n - 1:
+        return 1
+    M = [list(row) for row in ctx.M]
+    left = 0
+    for rnd in rounds:
+        for table in rnd:
+            for i, a in enumerate(table):
+                for b in table[i + 1 :]:
+                    M[a][b] -= 1
+                    M[b][a] -= 1
+                    left += 1
+    counts = Counter(M[a][b] for a in range(n) for b in range(a + 1, n))
+    return _fill(counts, left)[1]
 
 
 def _pairs_of_a_group(groups: list[int], table: list[int]) -> int:

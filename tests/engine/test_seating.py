@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -26,6 +27,8 @@ from engine.seating import (
 )
 from engine.seating.designs import DESIGNS, _field_add, _galois_field, _match_prefix, _resolvable_transversal
 from engine.seating.plan import _canonical_plan, _plan_after
+from engine.seating.search import _Search, _top_level
+from engine.seating.state import _Context
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -592,6 +595,94 @@ def test_twelve_players_meet_everybody():
         for r in range(6):
             hist.append(seat_round(ps, hist, [4, 4, 4], seed=seed * 10 + r, n_rounds=6))
         assert schedule_stats(hist).repeated_pairs == 42
+
+
+# --- the search's conflicts in dense fields -----------------------------------------------------------
+
+
+def search_over(n: int, sizes: list[int], rounds: list[list[list[int]]]) -> _Search:
+    """A search over ``rounds`` (indices) of ``n`` players without history or odd tables."""
+    ctx = _Context(players(n, start=0), [], sizes, sizes[0])
+    levels0 = ctx.levels()
+    for rnd in rounds:
+        ctx.add_round(rnd)
+    return _Search(ctx, rounds, levels0, [False] * len(rounds), random.Random(0))
+
+
+def copy(rounds: list) -> list:
+    return [[list(t) for t in rnd] for rnd in rounds]
+
+
+def random_rounds(n: int, sizes: list[int], count: int, rng: random.Random) -> list[list[list[int]]]:
+    rounds = []
+    for _ in range(count):
+        order = rng.sample(range(n), n)
+        cuts = [sum(sizes[:i]) for i in range(len(sizes) + 1)]
+        rounds.append([order[a:b] for a, b in itertools.pairwise(cuts)])
+    return rounds
+
+
+def conflicts(search: _Search) -> set[tuple[int, int]]:
+    return {divmod(key, search.n) for key in search.conf_items}
+
+
+def test_a_dense_plan_at_the_bound_has_no_conflict_and_one_above_it_only_the_pairs_met_too_often():
+    # 4 players at two tables of 2 over 5 rounds: 10 meetings over 6 pairs, so the bound makes four
+    # pairs meet twice.  A plan with every pair at one or two meetings is optimal: nobody conflicts
+    # (with "twice is too often" everybody did, and the search wandered among optimal plans).
+    one_factor = [[[0, 1], [2, 3]], [[0, 2], [1, 3]], [[0, 3], [1, 2]]]
+    at_bound = search_over(4, [2, 2], [*copy(one_factor), [[0, 1], [2, 3]], [[0, 2], [1, 3]]])
+    assert (at_bound.level, at_bound.low, at_bound.threshold) == (2, 0, 3)
+    assert conflicts(at_bound) == set()
+    # 0-1 and 2-3 meet three times: they conflict in the three rounds they meet, nobody else does
+    third = search_over(4, [2, 2], [*copy(one_factor), [[0, 1], [2, 3]], [[0, 1], [2, 3]]])
+    assert conflicts(third) == {(r, p) for r in (0, 3, 4) for p in range(4)}
+    # while 0-3 and 1-2 never meet, a pair meeting twice is too often again
+    unmet = search_over(4, [2, 2], [[[0, 1], [2, 3]]] * 3 + [[[0, 2], [1, 3]]] * 2)
+    assert (unmet.low, unmet.threshold) == (2, 2)
+    assert conflicts(unmet) == {(r, p) for r in range(5) for p in range(4)}
+
+
+@pytest.mark.parametrize(
+    ("n", "sizes", "n_rounds", "level"),
+    [(14, [4, 4, 3, 3], 9, 2), (8, [4, 4], 6, 3), (40, [4] * 10, 6, 1), (14, [4, 4, 3, 3], 5, 1)],
+)
+def test_the_top_level_of_the_bound(n, sizes, n_rounds, level):
+    # 14 at 2x4+2x3 over 9 rounds: 162 meetings over 91 pairs, 71 pairs meet twice; 8 at 2x4 over 6
+    # rounds: 72 meetings over 28 pairs, 16 pairs meet three times; 14 over 5 rounds: 90 < 91 pairs
+    rounds = random_rounds(n, sizes, n_rounds, random.Random(n_rounds))
+    ctx = _Context(players(n, start=0), [], sizes, 4)
+    for rnd in rounds:
+        ctx.add_round(rnd)
+    assert _top_level(ctx, rounds) == level
+
+
+@PROPERTY
+@given(st.integers(6, 16), st.integers(4, 10), st.integers(0, 2**31))
+def test_the_conflicts_follow_every_swap_in_a_dense_field(n, n_rounds, seed):
+    # the pairs below the level and the threshold are kept up to date swap by swap: after every swap
+    # they, and the conflicts, are what a count from scratch gives
+    rng = random.Random(seed)
+    sizes = [4] * (n // 4) + [n % 4] * (n % 4 > 0)
+    search = search_over(n, sizes, random_rounds(n, sizes, n_rounds, rng))
+    M = search.ctx.M
+    for _ in range(40):
+        r = rng.randrange(n_rounds)
+        a, b = rng.sample(range(n), 2)
+        if search.where[r][a] != search.where[r][b]:
+            search.swap(r, a, b)
+        low = sum(M[x][y] <= search.level - 2 for x in range(n) for y in range(x + 1, n))
+        assert search.low == (low if search.level >= 2 else 0)
+        threshold = 2 if search.level < 2 else search.level + (low == 0)
+        assert search.threshold == threshold
+        expected = {
+            (r2, p)
+            for r2, rnd in enumerate(search.rounds)
+            for t in rnd
+            for p in t
+            if any(q != p and M[p][q] >= threshold for q in t)
+        }
+        assert conflicts(search) == expected
 
 
 # --- properties over formats: planned sizes, seeds, the odd-table rule ------------------------------
