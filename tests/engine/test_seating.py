@@ -920,6 +920,7 @@ CHEAP_GRID = [
     (24, 3, 4, "smaller"),
     (40, 4, 4, "smaller"),
     (24, 9, 4, "smaller"),
+    (14, 9, 4, "smaller"),  # every pair must meet, 71 of them twice: none three times
     (40, 6, 3, "larger"),
     (70, 6, 5, "smaller"),
     (100, 6, 6, "smaller"),
