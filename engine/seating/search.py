@@ -172,6 +172,7 @@ class _Search:
         self.threshold = self._threshold()
 
     def _threshold(self) -> int:
+        """The meetings that make a pair at one table a conflict."""
         if self.level < 2:
             return 2
         return self.level if self.low else self.level + 1
