@@ -488,11 +488,12 @@ class _Search:
 
 def _top_level(ctx: _Context, rounds: list[list[list[int]]]) -> int:
     """The most meetings of a pair in the lower bound: the meetings of ``rounds`` (already in
-    ``ctx.M``) spread over the pairs where they cost least.  At most 1 where the rounds cannot make
-    every pair meet, which is told without looking at the pairs."""
+    ``ctx.M``) spread over the pairs where they cost least.  At most 1 where nobody can have met
+    everybody, which is told without looking at the pairs: ``ctx.played`` counts every round in
+    ``ctx.M`` (the history, and rounds added before the search, such as a design's or greedy ones)."""
     n = ctx.n
-    widest = max((len(t) for rnd in [*ctx.history, *rounds] for t in rnd), default=0)
-    if (len(ctx.history) + len(rounds)) * (widest - 1) < n - 1:
+    widest = max([*ctx.sizes, *(len(t) for rnd in ctx.history for t in rnd)], default=0)
+    if max(ctx.played, default=0) * (widest - 1) < n - 1:
         return 1
     M = [list(row) for row in ctx.M]
     left = 0

@@ -657,6 +657,18 @@ def test_the_top_level_of_the_bound(n, sizes, n_rounds, level):
     assert _top_level(ctx, rounds) == level
 
 
+def test_the_top_level_counts_rounds_added_before_the_search():
+    # a search over the last rounds of a plan whose first rounds were added to the context but are
+    # not its history (greedy starting rounds, a design's rounds): 4 players at two tables of 2, three
+    # rounds in which everybody met everybody, two more rounds searched: four pairs meet twice
+    rounds = [[[0, 1], [2, 3]], [[0, 2], [1, 3]], [[0, 3], [1, 2]], [[0, 1], [2, 3]], [[0, 2], [1, 3]]]
+    ctx = _Context(players(4, start=0), [], [2, 2], 2)
+    for rnd in rounds:
+        ctx.add_round(rnd)
+    assert _top_level(ctx, rounds[3:]) == 2
+    assert _top_level(ctx, rounds[4:]) == 2
+
+
 @PROPERTY
 @given(st.integers(6, 16), st.integers(4, 10), st.integers(0, 2**31))
 def test_the_conflicts_follow_every_swap_in_a_dense_field(n, n_rounds, seed):
