@@ -17,7 +17,10 @@ from engine.seating.search import _Search
 from engine.seating.state import _Context, _count_odd, _random_round
 
 # Search budgets, in move evaluations (deterministic, independent of machine speed).  One evaluation is
-# the cost change of one candidate swap; this machine does about a million a second.  The budget is the
+# the cost change of one candidate swap; this machine does about five million a second (a move counts
+# as search._MOVE_COST of them).  They were raised about 2.5-fold when an evaluation became a few
+# lookups (search.py, "cost changes"), so that a plan takes the time it took before and searches more
+# (the figures below were measured with the budgets before, in the same time).  The budget is the
 # same for every field up to _FULL_BUDGET_UP_TO players (a small field evaluates few candidates per
 # move, so it makes many more moves from the same budget) and shrinks beyond, where rounds are easy and
 # each move is dear.  A search stops early when no conflict is left or the lower bound is reached.
@@ -25,9 +28,9 @@ from engine.seating.state import _Context, _count_odd, _random_round
 # it, whole plans of medium fields were weaker (74 players at tables of 6 and 7 over 9 rounds, four
 # seeds: 40 to 47 repeats, 35 to 42 with this budget, 22 to 28 with the shorter tabu tenure of
 # search.py).  A plan takes up to about 2 s.
-_PLAN_BUDGET = 3_000_000  # a whole plan, split over independent starts
-_ROUND_BUDGET = 1_000_000  # seat_round: this round planned together with all remaining rounds
-_GREEDY_BUDGET = 20_000  # per round of the starting solution of a plan
+_PLAN_BUDGET = 8_000_000  # a whole plan, split over independent starts
+_ROUND_BUDGET = 2_500_000  # seat_round: this round planned together with all remaining rounds
+_GREEDY_BUDGET = 50_000  # per round of the starting solution of a plan
 _FULL_BUDGET_UP_TO = 80
 _LOOKAHEAD = 1  # seat_round plans this many rounds more (not returned), unless told n_rounds
 _STARTS = 4  # independent starts (each with its own odd-table roles) sharing a budget

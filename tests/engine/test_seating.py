@@ -669,6 +669,36 @@ def test_the_top_level_counts_rounds_added_before_the_search():
     assert _top_level(ctx, rounds[4:]) == 2
 
 
+
+@PROPERTY
+@given(st.integers(5, 30), st.integers(1, 8), st.integers(3, 6), st.integers(0, 2**31))
+def test_the_cost_changes_follow_every_swap_and_restore(n, n_rounds, width, seed):
+    # the join and leave costs a swap's cost change is read from are kept up to date swap by swap and
+    # by a restore: the cost change of every swap is the change of the cost counted from scratch, and
+    # the kept costs are what a build from scratch gives
+    rng = random.Random(seed)
+    sizes = [width] * (n // width) + [n % width] * (n % width > 0)
+    if len(sizes) < 2:
+        sizes = [n - n // 2, n // 2]
+    search = search_over(n, sizes, random_rounds(n, sizes, n_rounds, rng))
+    start = copy(search.rounds)
+    cost = search.cost()
+    for step in range(30):
+        r = rng.randrange(n_rounds)
+        a, b = rng.sample(range(n), 2)
+        if search.where[r][a] == search.where[r][b]:
+            continue
+        change = search.delta(r, a, b)
+        search.swap(r, a, b)
+        assert search.cost() == cost + change
+        cost += change
+        if step == 20:
+            search._restore(start)
+            cost = search.cost()
+        join, leave = search.join, search.leave
+        search._build_gains()
+        assert (join, leave) == (search.join, search.leave)
+
 @PROPERTY
 @given(st.integers(6, 16), st.integers(4, 10), st.integers(0, 2**31))
 def test_the_conflicts_follow_every_swap_in_a_dense_field(n, n_rounds, seed):
