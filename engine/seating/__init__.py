@@ -33,7 +33,8 @@ are processed sorted by id and no set/dict iteration order of strings is relied 
 wall-clock time, so the result does not depend on the speed of the machine either.
 
 Algorithm: a conflict-directed tabu search (after Dotu & Van Hentenryck's social golfer search) over
-swaps of two players between tables of one round, with an incremental cost.  A player is "in conflict"
+swaps of two players between tables of one round, with an incremental cost (a candidate swap's cost
+change is a few lookups in join and leave costs kept for every round and player).  A player is "in conflict"
 when a table-mate already met him (or shares his club in a club-separated round); each iteration
 moves one of up to 32 conflicting players to the best place in its round (where the odd seats divide
 the field, the odd-table rule makes every cycle of rounds a partition of the players, so a swap between
