@@ -27,6 +27,7 @@ _STALL = 20  # iterations per player without improvement before a restart from t
 # 22 to 28)
 _TENURE = 2
 _NONE = 1 << 62  # the best cost change before any candidate
+_CLUB_KIND, _TEAM_KIND, _ANCHOR_KIND = range(3)  # the groupings that cost (see _Search._build_groups)
 _UP2 = [2 * u for u in _UP]  # a swap counts the meeting of the two swapped players twice
 _KICK = 1  # random swaps of a kick, plus one per round
 
@@ -78,6 +79,7 @@ class _Search:
         self._count_low()
         self.join: list[list[list[int]]] | None = None  # built by _build_gains when first needed
         self.leave: list[list[int]] = []
+        self._build_groups()
         self.conf_items: list[int] = []
         self.conf_pos = [-1] * (n * len(rounds))
         for r in range(len(rounds)):
@@ -211,6 +213,26 @@ class _Search:
                     leave[p] += dd
                     leave[q] += dd
 
+    def _build_groups(self) -> None:
+        """``groups[r]``: (kind, counts) for every grouping that costs in round r: clubs in a club-
+        separated round, teams in every round, the tables of the previous plan when re-planning."""
+        ctx = self.ctx
+        self.groups = []
+        for r, rnd in enumerate(self.rounds):
+            kinds = []
+            if self.club_rounds[r]:
+                kinds.append((_CLUB_KIND, _TableGroups(ctx.clubs, rnd)))
+            if ctx.has_teams:
+                kinds.append((_TEAM_KIND, _TableGroups(ctx.teams, rnd)))
+            if self.anchors is not None:
+                kinds.append((_ANCHOR_KIND, _TableGroups(self.anchors[r], rnd)))
+            self.groups.append(kinds)
+
+    def _group_weights(self, r: int) -> list[tuple[int, _TableGroups]]:
+        """(cost of one more same-group pair, counts) for the groupings of round ``r``."""
+        weight = {_CLUB_KIND: _CLUB, _TEAM_KIND: _TEAM, _ANCHOR_KIND: -self.stick[r]}
+        return [(weight[kind], counts) for kind, counts in self.groups[r]]
+
     # -- conflicts ----------------------------------------------------------------------------------
     # A player conflicts in a round when a table-mate there has met them too often: twice, unless the
     # field is so dense that the lower bound itself makes pairs meet twice or more.  When the meetings
@@ -306,6 +328,8 @@ class _Search:
         A[A.index(a)] = b
         B[B.index(b)] = a
         w[a], w[b] = tb, ta
+        for _kind, counts in self.groups[r]:
+            counts.swap(a, b, ta, tb)
         changes = []
         for x in A:
             if x != b:
@@ -363,15 +387,8 @@ class _Search:
         ta, tb = w[a], w[b]
         rows, leave = self.join[r], self.leave[r]
         d = leave[a] + leave[b] + rows[tb][a] + rows[ta][b] - 2 * _UP[self.ctx.M[a][b]]
-        A = self.rounds[r][ta]
-        B = self.rounds[r][tb]
-        rest_a = [x for x in A if x != a]
-        if self.club_rounds[r]:
-            d += _CLUB * _group_delta(self.ctx.clubs, rest_a, B, a, b)
-        if self.ctx.has_teams:
-            d += _TEAM * _group_delta(self.ctx.teams, rest_a, B, a, b)
-        if self.anchors is not None:
-            d -= self.stick[r] * _group_delta(self.anchors[r], rest_a, B, a, b)
+        for weight, counts in self._group_weights(r):
+            d += weight * counts.delta(a, b, ta, tb)
         return d
 
     def snapshot(self) -> list[list[list[int]]]:
@@ -395,8 +412,6 @@ class _Search:
         if self.join is None:
             self._build_gains()
         up2 = _UP2
-        clubs = self.ctx.clubs
-        teams = self.ctx.teams if self.ctx.has_teams else None
         roles_free = self.roles_free
         if patience is None:
             patience = max(75_000, budget // 4)
@@ -423,11 +438,7 @@ class _Search:
                 leave_r = leave[r]
                 join_a = rows[ta]  # (b's join costs at a's table)
                 leave_a = leave_r[a]
-                club_round = self.club_rounds[r]
-                anc = self.anchors[r] if self.anchors is not None else None
-                plain = not club_round and teams is None and anc is None
-                rest_a = [x for x in self.rounds[r][ta] if x != a] if not plain else []
-                stick_r = self.stick[r]
+                weights = self._group_weights(r) if self.groups[r] else None
                 roles_r = roles_free and not self.fixed_roles[r]
                 tables = self.rounds[r]
                 if len(tables) > _MAX_TABLES:
@@ -446,13 +457,9 @@ class _Search:
                     evals += len(table)
                     for b in table:
                         d = base + leave_r[b] + join_a[b] - up2[Ma[b]]
-                        if not plain:
-                            if club_round:
-                                d += _CLUB * _group_delta(clubs, rest_a, table, a, b)
-                            if teams is not None:
-                                d += _TEAM * _group_delta(teams, rest_a, table, a, b)
-                            if anc is not None:
-                                d -= stick_r * _group_delta(anc, rest_a, table, a, b)
+                        if weights is not None:
+                            for weight, counts in weights:
+                                d += weight * counts.delta(a, b, ta, tb)
                         if d > best_d:
                             continue
                         if (a_tabu or tabu_r[b] > it) and cost + d >= best_cost:
@@ -544,6 +551,7 @@ class _Search:
         self._count_low()
         if self.join is not None:
             self._build_gains()
+        self._build_groups()
         for r in range(len(self.rounds)):
             for p in range(self.n):
                 self._update(r, p)
@@ -577,20 +585,39 @@ def _pairs_of_a_group(groups: list[int], table: list[int]) -> int:
     return sum(v * (v - 1) // 2 for v in counts.values())
 
 
-def _group_delta(groups: list[int], rest_a: list[int], B: list[int], a: int, b: int) -> int:
-    """How many more pairs of one group sit together when ``a`` and ``b`` swap tables (``rest_a``: a's
-    table without a; ``B``: b's table); -1 is no group."""
-    ga, gb = groups[a], groups[b]
-    if ga == gb:
-        return 0
-    s = 0
-    for x in rest_a:
-        gx = groups[x]
-        if gx >= 0:
-            s += (gx == gb) - (gx == ga)
-    for y in B:
-        if y != b:
-            gy = groups[y]
-            if gy >= 0:
-                s += (gy == ga) - (gy == gb)
-    return s
+class _TableGroups:
+    """How many players of each group sit at each table of one round (groups: clubs, teams or the
+    tables of the previous plan, -1 for none), so that what a swap changes in same-group pairs is a few
+    lookups instead of a pass over both tables."""
+
+    def __init__(self, labels: list[int], tables: list[list[int]]):
+        self.labels = labels
+        size = max(labels, default=-1) + 1
+        self.count = [[0] * size for _ in tables]
+        for t, table in enumerate(tables):
+            for p in table:
+                if labels[p] >= 0:
+                    self.count[t][labels[p]] += 1
+
+    def delta(self, a: int, b: int, ta: int, tb: int) -> int:
+        """How many more pairs of one group sit together when ``a`` (at table ``ta``) and ``b`` (at
+        ``tb``) swap tables."""
+        ga, gb = self.labels[a], self.labels[b]
+        if ga == gb:
+            return 0
+        A, B = self.count[ta], self.count[tb]
+        change = 0
+        if gb >= 0:  # b joins the members of its group at ta and leaves those at tb (itself not)
+            change += A[gb] - B[gb] + 1
+        if ga >= 0:
+            change += B[ga] - A[ga] + 1
+        return change
+
+    def swap(self, a: int, b: int, ta: int, tb: int) -> None:
+        ga, gb = self.labels[a], self.labels[b]
+        if ga >= 0:
+            self.count[ta][ga] -= 1
+            self.count[tb][ga] += 1
+        if gb >= 0:
+            self.count[tb][gb] -= 1
+            self.count[ta][gb] += 1

@@ -671,16 +671,28 @@ def test_the_top_level_counts_rounds_added_before_the_search():
 
 
 @PROPERTY
-@given(st.integers(5, 30), st.integers(1, 8), st.integers(3, 6), st.integers(0, 2**31))
-def test_the_cost_changes_follow_every_swap_and_restore(n, n_rounds, width, seed):
-    # the join and leave costs a swap's cost change is read from are kept up to date swap by swap and
-    # by a restore: the cost change of every swap is the change of the cost counted from scratch, and
-    # the kept costs are what a build from scratch gives
+@given(st.integers(5, 30), st.integers(1, 8), st.integers(3, 6), st.booleans(), st.integers(0, 2**31))
+def test_the_cost_changes_follow_every_swap_and_restore(n, n_rounds, width, groups, seed):
+    # the join and leave costs and the group counts a swap's cost change is read from are kept up to
+    # date swap by swap and by a restore: the cost change of every swap is the change of the cost
+    # counted from scratch, and the kept costs are what a build from scratch gives.  With ``groups``
+    # the players have clubs (kept apart in round 1), teams and tables of a previous plan.
     rng = random.Random(seed)
     sizes = [width] * (n // width) + [n % width] * (n % width > 0)
     if len(sizes) < 2:
         sizes = [n - n // 2, n // 2]
-    search = search_over(n, sizes, random_rounds(n, sizes, n_rounds, rng))
+    field = [
+        SeatingPlayer(i, club=f"c{rng.randrange(4)}" if groups else "", team=f"t{rng.randrange(6)}" * groups)
+        for i in range(n)
+    ]
+    ctx = _Context(field, [], sizes, sizes[0])
+    levels0 = ctx.levels()
+    rounds = random_rounds(n, sizes, n_rounds, rng)
+    for rnd in rounds:
+        ctx.add_round(rnd)
+    anchors = [[rng.randrange(-1, 3) for _ in range(n)] for _ in rounds] if groups else None
+    clubs = [groups and r == 0 for r in range(n_rounds)]
+    search = _Search(ctx, rounds, levels0, clubs, rng, anchors, stick=[1 + r for r in range(n_rounds)])
     start = copy(search.rounds)
     cost = search.cost()
     for step in range(30):
@@ -696,8 +708,12 @@ def test_the_cost_changes_follow_every_swap_and_restore(n, n_rounds, width, seed
             search._restore(start)
             cost = search.cost()
         join, leave = search.join, search.leave
+        counts = [[c.count for _, c in kinds] for kinds in search.groups]
         search._build_gains()
+        search._build_groups()
         assert (join, leave) == (search.join, search.leave)
+        assert counts == [[c.count for _, c in kinds] for kinds in search.groups]
+
 
 @PROPERTY
 @given(st.integers(6, 16), st.integers(4, 10), st.integers(0, 2**31))
