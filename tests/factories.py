@@ -117,18 +117,25 @@ def report_points(table: Table, *, round_number: int = 1) -> list:
 
 def play_round(
     tournament: Tournament, user, *, close: bool = True, seed: int = 1, skip_tables: frozenset = frozenset(),
-    points: tuple[int, ...] | None = None,
+    points: tuple[int, ...] | None = None, report=None,
 ) -> Round:
     """Seat, publish and open the next round through the services, enter the tables, optionally close.
 
     `points`: the same points per seat position at every table (seat 1 goes out); by default varied points.
+    `report`: a function giving a seated table's SeatReports instead (results chosen after the seating,
+    so that what a test asserts does not hang on who sits where).
     """
 
     round_ = round_seat(tournament=tournament, user=user, seed=seed)
     round_publish(round_=round_, user=user)
     round_open(round_=round_, user=user)
     for table in round_.tables.exclude(number__in=skip_tables).order_by("number"):
-        seats = points_report(table, points) if points else report_points(table, round_number=round_.number)
+        if report is not None:
+            seats = report(table)
+        elif points:
+            seats = points_report(table, points)
+        else:
+            seats = report_points(table, round_number=round_.number)
         outcome = result_submit(
             table=table,
             seats=seats,
@@ -149,6 +156,17 @@ def seated_round(tournament, registrations, *, number=1, table_size=4, status=Ro
         for position, reg in enumerate(registrations[index:index + table_size], start=1):
             SeatFactory(table=table, round=round_, registration=reg, position=position)
     return round_
+
+
+def winner_report(table, winner: int, points) -> list:
+    """SeatReports for a table: registration `winner` went out, every other player keeps `points(reg_id)`."""
+    from engine.validation import SeatReport
+
+    reg_ids = table.seats.order_by("position").values_list("registration_id", flat=True)
+    return [
+        SeatReport(reg_id, went_out=True) if reg_id == winner else SeatReport(reg_id, points=points(reg_id))
+        for reg_id in reg_ids
+    ]
 
 
 def points_report(table, points, winner_position=1):

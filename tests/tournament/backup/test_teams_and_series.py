@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.conftest import twelve_players
-from tests.factories import TournamentFactory, UserFactory, play_round
+from tests.factories import TournamentFactory, UserFactory, play_round, winner_report
 from tournament.backup.format import BackupError, dumps
 from tournament.backup.selectors import export_tournament
 from tournament.backup.services import import_tournament
@@ -51,8 +51,24 @@ def module_evening(module_db) -> Tournament:
     for name, (first, last) in TEAMS.items():
         team_create(tournament=tournament, user=organizer, name=name, members=players[first:last])
     series_create(tournament=tournament, user=organizer, name=SERIES, **RULE)
-    play_round(tournament, organizer, seed=3)
-    play_round(tournament, organizer, seed=4)
+    # Results chosen after the seating, so that the standings do not hang on who sits where: the first
+    # player wins both rounds, the others at most one, and what they keep grows from team to team so
+    # that every player and every team has a place of its own (teams ranked as listed in TEAMS).
+    keeps = dict(zip([reg.pk for reg in players], [2, 3, 4, 10, 11, 30, 31, 32, 40, 41, 42, 43], strict=True))
+    first = players[0].pk
+    won: set[int] = set()
+
+    def round_one(table):
+        winner = min(table.seats.values_list("registration_id", flat=True))
+        won.add(winner)
+        return winner_report(table, winner, keeps.get)
+
+    def round_two(table):
+        seated = set(table.seats.values_list("registration_id", flat=True))
+        return winner_report(table, first if first in seated else min(seated - won), keeps.get)
+
+    play_round(tournament, organizer, seed=3, report=round_one)
+    play_round(tournament, organizer, seed=4, report=round_two)
     return tournament
 
 

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from tests.factories import play_round
+from tests.factories import play_round, winner_report
 from tournament.audit.actions import AuditAction
 from tournament.cashdesk.services import payment_record
 from tournament.models import AuditEntry
@@ -28,10 +28,29 @@ def finished(tournament, organizer, players):
     tournament.save()
     for reg in players:
         payment_record(registration=reg, user=organizer, amount_cents=1000, method="cash")
-    # seeds under which two players win both rounds (the seating decides who meets whom): a shared
-    # first place, which test_prize_list_on_final_standings_pdf_and_projector splits
-    play_round(tournament, organizer, seed=3)
-    play_round(tournament, organizer, seed=1)
+    # Standings with a shared first place, whatever the seating (which
+    # test_prize_list_on_final_standings_pdf_and_projector splits): two winners of round 1 who sit at
+    # different tables in round 2 go out again; `third` keeps 1 point in both rounds, everybody else more.
+    third = players[-1].pk
+    keeps = {reg.pk: 20 + index for index, reg in enumerate(players)} | {third: 1}
+    first_round: set[int] = set()
+    again: list[int] = []
+
+    def round_one(table):
+        winner = min(set(table.seats.values_list("registration_id", flat=True)) - {third})
+        first_round.add(winner)
+        return winner_report(table, winner, keeps.get)
+
+    def round_two(table):
+        seated = set(table.seats.values_list("registration_id", flat=True))
+        if seated & first_round and len(again) < 2:
+            again.append(min(seated & first_round))
+            return winner_report(table, again[-1], keeps.get)
+        return winner_report(table, min(seated - first_round - {third}), keeps.get)
+
+    play_round(tournament, organizer, seed=3, report=round_one)
+    play_round(tournament, organizer, seed=1, report=round_two)
+    assert len(again) == 2, "the winners of round 1 sit at one table in round 2"
     return tournament
 
 
