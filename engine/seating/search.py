@@ -171,6 +171,8 @@ class _Search:
     # about 2.5 times as many candidates a second.  Kept up to date by every swap.
 
     def _build_gains(self) -> None:
+        """``join`` and ``leave`` from the meetings: when the search first evaluates a swap (a
+        search that ends at once, as in big fields, never needs them) and after a restore."""
         up, down = _UP, _DOWN
         M = self.ctx.M
         get = up.__getitem__
