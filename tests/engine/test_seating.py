@@ -669,7 +669,6 @@ def test_the_top_level_counts_rounds_added_before_the_search():
     assert _top_level(ctx, rounds[4:]) == 2
 
 
-
 @PROPERTY
 @given(st.integers(5, 30), st.integers(1, 8), st.integers(3, 6), st.booleans(), st.integers(0, 2**31))
 def test_the_cost_changes_follow_every_swap_and_restore(n, n_rounds, width, groups, seed):
