@@ -1,6 +1,7 @@
 """All test factories in one place."""
 
 import datetime
+from collections.abc import Callable
 
 import factory
 from django.contrib.auth import get_user_model
@@ -117,7 +118,7 @@ def report_points(table: Table, *, round_number: int = 1) -> list:
 
 def play_round(
     tournament: Tournament, user, *, close: bool = True, seed: int = 1, skip_tables: frozenset = frozenset(),
-    points: tuple[int, ...] | None = None, report=None,
+    points: tuple[int, ...] | None = None, report: Callable[[Table], list] | None = None,
 ) -> Round:
     """Seat, publish and open the next round through the services, enter the tables, optionally close.
 

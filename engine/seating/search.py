@@ -269,12 +269,11 @@ class _Search:
         for q in table:
             if q != p and row[q] >= threshold:
                 return True
-        for groups, on in ((self.ctx.clubs, self.club_rounds[r]), (self.ctx.teams, self.ctx.has_teams)):
-            g = groups[p]
-            if on and g >= 0:
-                for q in table:
-                    if q != p and groups[q] == g:
-                        return True
+        for kind, counts in self.groups[r]:
+            # a club- or team-mate at the table (the previous plan's tables are no conflict)
+            g = counts.labels[p]
+            if kind != _ANCHOR_KIND and g >= 0 and counts.count[ti][g] > 1:
+                return True
         return False
 
     def _update(self, r: int, p: int) -> None:
@@ -414,6 +413,7 @@ class _Search:
         if self.join is None:
             self._build_gains()
         up2 = _UP2
+        group_weights = [self._group_weights(r) if kinds else None for r, kinds in enumerate(self.groups)]
         roles_free = self.roles_free
         if patience is None:
             patience = max(75_000, budget // 4)
@@ -440,7 +440,7 @@ class _Search:
                 leave_r = leave[r]
                 join_a = rows[ta]  # (b's join costs at a's table)
                 leave_a = leave_r[a]
-                weights = self._group_weights(r) if self.groups[r] else None
+                weights = group_weights[r]
                 roles_r = roles_free and not self.fixed_roles[r]
                 tables = self.rounds[r]
                 if len(tables) > _MAX_TABLES:
@@ -553,7 +553,9 @@ class _Search:
         self._count_low()
         if self.join is not None:
             self._build_gains()
-        self._build_groups()
+        for r, kinds in enumerate(self.groups):
+            for _kind, counts in kinds:
+                counts.recount(self.rounds[r])
         for r in range(len(self.rounds)):
             for p in range(self.n):
                 self._update(r, p)
@@ -594,8 +596,12 @@ class _TableGroups:
 
     def __init__(self, labels: list[int], tables: list[list[int]]):
         self.labels = labels
-        size = max(labels, default=-1) + 1
-        self.count = [[0] * size for _ in tables]
+        self.recount(tables)
+
+    def recount(self, tables: list[list[int]]) -> None:
+        """Count from scratch (in place: a running search holds this object)."""
+        labels = self.labels
+        self.count = [[0] * (max(labels, default=-1) + 1) for _ in tables]
         for t, table in enumerate(tables):
             for p in table:
                 if labels[p] >= 0:
