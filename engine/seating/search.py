@@ -231,8 +231,9 @@ class _Search:
             self.groups.append(kinds)
 
     def _group_weights(self, r: int) -> list[tuple[int, _TableGroups]]:
-        """(cost of one more same-group pair, counts) for the groupings of round ``r``."""
-        weight = {_CLUB_KIND: _CLUB, _TEAM_KIND: _TEAM, _ANCHOR_KIND: -self.stick[r]}
+        """(cost of one more same-group pair, counts) for the groupings of round ``r`` (the anchors'
+        weight is read here, as a re-plan's stages change ``stick`` between runs)."""
+        weight = (_CLUB, _TEAM, -self.stick[r])  # indexed by kind
         return [(weight[kind], counts) for kind, counts in self.groups[r]]
 
     # -- conflicts ----------------------------------------------------------------------------------

@@ -609,7 +609,7 @@ def search_over(n: int, sizes: list[int], rounds: list[list[list[int]]]) -> _Sea
     return _Search(ctx, rounds, levels0, [False] * len(rounds), random.Random(0))
 
 
-def copy(rounds: list) -> list:
+def copy_rounds(rounds: list) -> list:
     return [[list(t) for t in rnd] for rnd in rounds]
 
 
@@ -631,11 +631,11 @@ def test_a_dense_plan_at_the_bound_has_no_conflict_and_one_above_it_only_the_pai
     # pairs meet twice.  A plan with every pair at one or two meetings is optimal: nobody conflicts
     # (with "twice is too often" everybody did, and the search wandered among optimal plans).
     one_factor = [[[0, 1], [2, 3]], [[0, 2], [1, 3]], [[0, 3], [1, 2]]]
-    at_bound = search_over(4, [2, 2], [*copy(one_factor), [[0, 1], [2, 3]], [[0, 2], [1, 3]]])
+    at_bound = search_over(4, [2, 2], [*copy_rounds(one_factor), [[0, 1], [2, 3]], [[0, 2], [1, 3]]])
     assert (at_bound.level, at_bound.low, at_bound.threshold) == (2, 0, 3)
     assert conflicts(at_bound) == set()
     # 0-1 and 2-3 meet three times: they conflict in the three rounds they meet, nobody else does
-    third = search_over(4, [2, 2], [*copy(one_factor), [[0, 1], [2, 3]], [[0, 1], [2, 3]]])
+    third = search_over(4, [2, 2], [*copy_rounds(one_factor), [[0, 1], [2, 3]], [[0, 1], [2, 3]]])
     assert conflicts(third) == {(r, p) for r in (0, 3, 4) for p in range(4)}
     # while 0-3 and 1-2 never meet, a pair meeting twice is too often again
     unmet = search_over(4, [2, 2], [[[0, 1], [2, 3]]] * 3 + [[[0, 2], [1, 3]]] * 2)
@@ -692,7 +692,7 @@ def test_the_cost_changes_follow_every_swap_and_restore(n, n_rounds, width, grou
     anchors = [[rng.randrange(-1, 3) for _ in range(n)] for _ in rounds] if groups else None
     clubs = [groups and r == 0 for r in range(n_rounds)]
     search = _Search(ctx, rounds, levels0, clubs, rng, anchors, stick=[1 + r for r in range(n_rounds)])
-    start = copy(search.rounds)
+    start = search.snapshot()
     cost = search.cost()
     for step in range(30):
         r = rng.randrange(n_rounds)
