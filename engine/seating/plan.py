@@ -34,6 +34,11 @@ _GREEDY_BUDGET = 50_000  # per round of the starting solution of a plan
 _FULL_BUDGET_UP_TO = 80
 _LOOKAHEAD = 1  # seat_round plans this many rounds more (not returned), unless told n_rounds
 _STARTS = 4  # independent starts (each with its own odd-table roles) sharing a budget
+# where the best start still makes a pair meet three times although counting alone does not force
+# it, a new search over that plan gets this share of the budget more: players notice a third meeting
+# most, and a start ends when it stalls, often a few swaps away from a plan without one (40 players
+# at tables of 6, seeds 1 to 24: 3 plans with one, now none, two of them also with fewer repeats)
+_THIRD_MEETING_SHARE = 4  # a quarter
 # seat_round continues one whole plan in fields up to this size (round 2 makes it: up to 3 s in the
 # hardest formats, where each round searched after a fixed history had 72 repeats against 57 over 9
 # rounds of 58 players at tables of 6, 36 against 13 over 10 rounds of 84); bigger fields seat every
@@ -71,10 +76,12 @@ def _search_rounds(
 ) -> tuple[int, list[list[list[int]]]]:
     """Plan ``m`` rounds after ``base`` (not changed): independent starts, each a greedy round-by-round
     seating (which also picks the odd-table roles) improved by the tabu search over all ``m`` rounds,
-    until the budget is spent, the ``target`` cost is reached or no conflict is left.  The best plan."""
+    until the budget is spent, the ``target`` cost is reached or no conflict is left.  The best plan,
+    searched further where it keeps a third meeting (``_search_third_meetings``)."""
     levels0 = base.levels()
     best_cost: int | None = None
     best: list[list[list[int]]] = []
+    best_work: _Context | None = None  # the meetings of the best plan
     per_start = max(budget // _STARTS, 1)
     used = [0]
     while used[0] == 0 or budget - used[0] >= per_start // 2:
@@ -92,10 +99,50 @@ def _search_rounds(
         cost = search.run(max(1, min(per_start, budget - used[0])), target, patience=per_start // 2)
         used[0] += search.evals + 1
         if best_cost is None or cost < best_cost:
-            best_cost, best = cost, search.rounds
+            best_cost, best, best_work = cost, search.rounds, work
         if cost <= target or not search.conf_items or len(base.sizes) < 2:
             break  # (one table: nothing to search, every start is the same)
+    if best_work is not None and best_cost is not None and best_cost > target:
+        best_cost, best = _search_third_meetings(
+            base=base, work=best_work, rounds=best, cost=best_cost, club_rounds=club_rounds, rng=rng,
+            budget=budget, target=target,
+        )
     return (best_cost if best_cost is not None else 0), best
+
+
+def _search_third_meetings(
+    *,
+    base: _Context,
+    work: _Context,
+    rounds: list[list[list[int]]],
+    cost: int,
+    club_rounds: list[bool],
+    rng: random.Random,
+    budget: int,
+    target: int,
+    anchors: list[list[int]] | None = None,
+) -> tuple[int, list[list[list[int]]]]:
+    """``rounds`` (after ``base``; ``work`` holds the meetings with them) and their ``cost``, or where
+    they make a pair meet three times and counting alone does not force that, the result of a new
+    search over them (its conflicts in order, a fresh tabu list) with ``budget //
+    _THIRD_MEETING_SHARE`` evaluations: never worse, as it starts from them."""
+    if not _meets_thrice(work.M, rounds) or _floor_fill(base, len(rounds))[1] >= 3:
+        return cost, rounds
+    search = _Search(work, rounds, base.levels(), club_rounds, rng, anchors)
+    extra = max(1, budget // _THIRD_MEETING_SHARE)
+    return search.run(extra, target, patience=extra), search.rounds
+
+
+def _meets_thrice(M: list[list[int]], rounds: list[list[list[int]]]) -> bool:
+    """Does a pair seated together in ``rounds`` meet three times or more (``M``: all meetings)?"""
+    for rnd in rounds:
+        for table in rnd:
+            for i, a in enumerate(table):
+                row = M[a]
+                for b in table[i + 1 :]:
+                    if row[b] >= 3:
+                        return True
+    return False
 
 
 def seat_round(
@@ -363,9 +410,13 @@ def plan_schedule(
         rounds, anchors = _warm_start(warm_ctx, previous_plan, m, rng)
         club_rounds = [club_first and i == 0 for i in range(m)]
         search = _Search(warm_ctx, rounds, levels0, club_rounds, rng, anchors)
-        search.run(budget, -(10**18))  # only stop when no conflict is left
-        if _repeats(ctx, search.rounds) <= fresh_repeats + _REPLAN_SLACK:
-            fixed, free = [], search.rounds
+        cost = search.run(budget, -(10**18))  # only stop when no conflict is left
+        _cost, repaired = _search_third_meetings(
+            base=ctx, work=warm_ctx, rounds=search.rounds, cost=cost, club_rounds=club_rounds, rng=rng,
+            budget=budget, target=-(10**18), anchors=anchors,
+        )
+        if _repeats(ctx, repaired) <= fresh_repeats + _REPLAN_SLACK:
+            fixed, free = [], repaired
     out = []
     for rnd in [*fixed, *free]:
         out.append(ctx.to_ids(_order_seats(ctx, rnd, rng)))
@@ -456,14 +507,22 @@ def _with_first_round_for_clubs(
 def _floor(ctx: _Context, m: int) -> int:
     """A lower bound on the pair cost after ``m`` more rounds: the meetings so far, and the new ones
     given one by one to the pairs where they cost least (the pair cost is convex)."""
+    return _floor_fill(ctx, m)[0]
+
+
+def _floor_fill(ctx: _Context, m: int) -> tuple[int, int]:
+    """(the lower bound of ``_floor``, the most meetings of a pair in it: where this is 3, counting
+    alone makes a pair meet three times)."""
     counts: dict[int, int] = {}
-    cost = 0
+    cost = top = 0
     for a, row in enumerate(ctx.M):
         for b in range(a + 1, ctx.n):
             v = row[b]
             counts[v] = counts.get(v, 0) + 1
             cost += _pair_cost(v)
-    return cost + _fill(counts, m * sum(s * (s - 1) // 2 for s in ctx.sizes))[0]
+            top = max(top, v)
+    added, most = _fill(counts, m * sum(s * (s - 1) // 2 for s in ctx.sizes))
+    return cost + added, max(top, most)
 
 
 def _repeats(ctx: _Context, rounds: list[list[list[int]]]) -> int:

@@ -26,7 +26,16 @@ from engine.seating import (
     table_plan,
 )
 from engine.seating.designs import DESIGNS, _field_add, _galois_field, _match_prefix, _resolvable_transversal
-from engine.seating.plan import _canonical_plan, _plan_after
+from engine.seating.plan import (
+    _STARTS,
+    _THIRD_MEETING_SHARE,
+    _canonical_plan,
+    _floor,
+    _floor_fill,
+    _meets_thrice,
+    _plan_after,
+    _search_rounds,
+)
 from engine.seating.search import _Search, _top_level
 from engine.seating.state import _Context
 
@@ -655,6 +664,68 @@ def test_the_top_level_of_the_bound(n, sizes, n_rounds, level):
     for rnd in rounds:
         ctx.add_round(rnd)
     assert _top_level(ctx, rounds) == level
+
+
+@pytest.mark.parametrize(
+    ("n", "sizes", "n_rounds", "floor", "most"),
+    [
+        # 8 at 2x4 over 6 rounds: 72 meetings over 28 pairs, so 16 pairs meet three times
+        (8, [4, 4], 6, 28 * 10 + 16 * 12, 3),
+        # 14 at 2x4+2x3 over 10 rounds: 180 meetings over 91 pairs, 89 pairs meet twice
+        (14, [4, 4, 3, 3], 10, 89 * 10, 2),
+        # 13 at 5+4+4 over 6 rounds: 132 meetings, 54 repeats, none of them a third meeting
+        (13, [5, 4, 4], 6, 54 * 10, 2),
+    ],
+)
+def test_the_floor_says_whether_counting_forces_a_third_meeting(n, sizes, n_rounds, floor, most):
+    ctx = _Context(players(n, start=0), [], sizes, 4)
+    assert _floor_fill(ctx, n_rounds) == (floor, most)
+    assert _floor(ctx, n_rounds) == floor
+
+
+def test_a_pair_meeting_three_times_is_found_in_the_rounds_given():
+    rounds = [[[0, 1], [2, 3]], [[0, 1], [2, 3]], [[0, 2], [1, 3]], [[0, 1], [2, 3]]]
+    ctx = _Context(players(4, start=0), [], [2, 2], 2)
+    for rnd in rounds:
+        ctx.add_round(rnd)
+    assert _meets_thrice(ctx.M, rounds)  # 0-1 and 2-3 meet three times
+    assert not _meets_thrice(ctx.M, rounds[2:3])  # 0-2 and 1-3 met once
+
+
+@pytest.mark.parametrize(
+    ("n", "sizes", "n_rounds", "again"),
+    # with 40,000 evaluations the starts end above the floor with pairs meeting three times.  14 at
+    # 2x4+2x3 over 10 rounds: counting does not force it, so the best plan is searched again with a
+    # quarter of the budget; 10 at 4+3+3 over 8 rounds (96 meetings over 45 pairs: six meet three
+    # times): counting forces it, nothing more is searched
+    [(14, [4, 4, 3, 3], 10, True), (10, [4, 3, 3], 8, False)],
+)
+def test_a_third_meeting_counting_does_not_force_gets_a_new_search(monkeypatch, n, sizes, n_rounds, again):
+    budgets = []
+    run = _Search.run
+
+    def spy(self, budget, target=0, sample=0, patience=None):
+        cost = run(self, budget, target, sample, patience)
+        if len(self.rounds) == n_rounds:
+            budgets.append((budget, patience, self.snapshot(), cost))
+        return cost
+
+    monkeypatch.setattr(_Search, "run", spy)
+    base = _Context(players(n, start=0), [], sizes, 4)
+    budget = 40_000
+    target = _floor(base, n_rounds)
+    cost, rounds = _search_rounds(base, n_rounds, [False] * n_rounds, random.Random(3), budget, target)
+    starts = [b for b in budgets if b[1] == budget // _STARTS // 2]
+    assert 1 <= len(starts) <= _STARTS
+    assert len(budgets) == len(starts) + again
+    best_start = min(c for *_, c in starts)
+    if again:
+        extra_budget, patience, plan, extra_cost = budgets[-1]
+        assert extra_budget == patience == budget // _THIRD_MEETING_SHARE
+        assert (cost, rounds) == (extra_cost, plan)
+        assert cost <= best_start
+    else:
+        assert cost == best_start
 
 
 def test_the_top_level_counts_rounds_added_before_the_search():
