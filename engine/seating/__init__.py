@@ -43,7 +43,9 @@ another round: a role exchange over two rounds); a stalled search restarts
 from its best schedule with a few random swaps.  A plan is searched from several independent starts
 (each a greedy round-by-round seating, which also picks the odd-table roles) sharing one budget of
 move evaluations; the search stops early at a lower bound (the meetings so far, and the new ones given
-to the pairs where they cost least).  ``seat_round`` plans the round together with all remaining
+to the pairs where they cost least); where the best plan still makes a pair meet three times and that
+bound does not, a new search over it gets a quarter of the budget more (a re-plan's repair as well).
+``seat_round`` plans the round together with all remaining
 rounds and keeps only the round; with a clean history (everybody played every round at today's table
 sizes) it first searches the whole tournament with the history rounds loosened (changing them costs a
 little per pair of a history table broken up, then more and more) and puts the history back before
