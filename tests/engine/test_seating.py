@@ -25,6 +25,7 @@ from engine.seating import (
     seating_report,
     table_plan,
 )
+from engine.seating import plan as plan_module
 from engine.seating.designs import DESIGNS, _field_add, _galois_field, _match_prefix, _resolvable_transversal
 from engine.seating.plan import (
     _STARTS,
@@ -701,13 +702,13 @@ def test_a_pair_meeting_three_times_is_found_in_the_rounds_given():
     [(14, [4, 4, 3, 3], 10, True), (10, [4, 3, 3], 8, False)],
 )
 def test_a_third_meeting_counting_does_not_force_gets_a_new_search(monkeypatch, n, sizes, n_rounds, again):
-    budgets = []
+    runs = []
     run = _Search.run
 
     def spy(self, budget, target=0, sample=0, patience=None):
         cost = run(self, budget, target, sample, patience)
         if len(self.rounds) == n_rounds:
-            budgets.append((budget, patience, self.snapshot(), cost))
+            runs.append((budget, patience, self.snapshot(), cost))
         return cost
 
     monkeypatch.setattr(_Search, "run", spy)
@@ -715,17 +716,37 @@ def test_a_third_meeting_counting_does_not_force_gets_a_new_search(monkeypatch, 
     budget = 40_000
     target = _floor(base, n_rounds)
     cost, rounds = _search_rounds(base, n_rounds, [False] * n_rounds, random.Random(3), budget, target)
-    starts = [b for b in budgets if b[1] == budget // _STARTS // 2]
+    starts = [b for b in runs if b[1] == budget // _STARTS // 2]
     assert 1 <= len(starts) <= _STARTS
-    assert len(budgets) == len(starts) + again
+    assert len(runs) == len(starts) + again
     best_start = min(c for *_, c in starts)
     if again:
-        extra_budget, patience, plan, extra_cost = budgets[-1]
+        extra_budget, patience, plan, extra_cost = runs[-1]
         assert extra_budget == patience == budget // _THIRD_MEETING_SHARE
         assert (cost, rounds) == (extra_cost, plan)
         assert cost <= best_start
     else:
         assert cost == best_start
+
+
+def test_a_repaired_plan_is_searched_further_for_third_meetings(monkeypatch):
+    # a re-plan's repair (its pairs of the old plan anchored) goes through the same further search
+    calls = []
+    further = plan_module._search_third_meetings
+
+    def spy(**kwargs):
+        calls.append(kwargs)
+        return further(**kwargs)
+
+    monkeypatch.setattr(plan_module, "_search_third_meetings", spy)
+    sizes = [4, 4, 3, 3]
+    plan = plan_schedule(players(14), 6, sizes, seed=2, effort=CHEAP)
+    calls.clear()
+    again = plan_schedule(players(14), 6, sizes, seed=2, history=plan[:2], previous_plan=plan, effort=CHEAP)
+    assert len(again) == 4
+    repairs = [c for c in calls if c["anchors"] is not None]
+    assert len(repairs) == 1
+    assert len(repairs[0]["rounds"]) == 4 and repairs[0]["target"] == -(10**18)
 
 
 def test_the_top_level_counts_rounds_added_before_the_search():
