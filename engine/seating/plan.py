@@ -514,13 +514,13 @@ def _floor_fill(ctx: _Context, m: int) -> tuple[int, int]:
     """(the lower bound of ``_floor``, the most meetings of a pair in it: where this is 3, counting
     alone makes a pair meet three times)."""
     counts: dict[int, int] = {}
-    cost = top = 0
+    cost = 0
     for a, row in enumerate(ctx.M):
         for b in range(a + 1, ctx.n):
             v = row[b]
             counts[v] = counts.get(v, 0) + 1
             cost += _pair_cost(v)
-            top = max(top, v)
+    top = max(counts, default=0)  # (the meetings so far; _fill changes counts)
     added, most = _fill(counts, m * sum(s * (s - 1) // 2 for s in ctx.sizes))
     return cost + added, max(top, most)
 
