@@ -203,6 +203,12 @@ def timing() -> None:
     t0 = time.perf_counter()
     seat_round(players, hist[:1], sizes, seed=8, n_rounds=10)
     print(f"seat_round, 200 players, round 2 of 10: {time.perf_counter() - t0:.2f} s")
+    hist, slowest = [], 0.0
+    for r in range(10):
+        t0 = time.perf_counter()
+        hist.append(seat_round(players, hist, sizes, seed=r + 1, n_rounds=10))
+        slowest = max(slowest, time.perf_counter() - t0)
+    print(f"seat_round, 200 players, 10 rounds one after the other: slowest round {slowest:.2f} s")
     n = 400
     sizes = table_plan(n)
     t0 = time.perf_counter()

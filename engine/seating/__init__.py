@@ -45,12 +45,14 @@ from its best schedule with a few random swaps.  A plan is searched from several
 move evaluations; the search stops early at a lower bound (the meetings so far, and the new ones given
 to the pairs where they cost least); where the best plan still makes a pair meet three times and that
 bound does not, a new search over it gets a quarter of the budget more (a re-plan's repair as well).
-``seat_round`` plans the round together with all remaining
-rounds and keeps only the round; with a clean history (everybody played every round at today's table
-sizes) it first searches the whole tournament with the history rounds loosened (changing them costs a
-little per pair of a history table broken up, then more and more) and puts the history back before
-repairing the remaining rounds: fitting rounds into a fixed history gets stuck far more often than
-planning them with it.  Known designs (the affine plane AG(2,4) for 16 players, a social-golfer
+In fields up to 200 players without teams, ``seat_round`` follows one whole plan from round 2 on (made
+at round 2 from a fixed seed, renamed by round 1) while the rounds played are its beginning, and after a
+change of the field one plan of the rounds after it. Otherwise it plans the round together with all
+remaining rounds and keeps only the round; with a clean history (everybody played every round at today's
+table sizes) it first searches the whole tournament with the history rounds loosened (changing them
+costs a little per pair of a history table broken up, then more and more) and puts the history back
+before repairing the remaining rounds: fitting rounds into a fixed history gets stuck far more often
+than planning them with it.  Known designs (the affine plane AG(2,4) for 16 players, a social-golfer
 solution for 24 players, good 6-round schedules for 12 and 20 players; each minus one point for 15
 and 23 players) are shipped in :mod:`engine.seating.designs` and are continued when the history so
 far is (isomorphic to) a prefix of one of them.

@@ -419,23 +419,13 @@ def _follow_design(
         if padded is None:
             return None
         history = padded
-    first = sorted((sorted(t) for t in history[0]), key=lambda t: (-len(t), t))
-    if len(first) != len(design[0]) or sorted(p for t in first for p in t) != list(range(npts)):
-        return None  # (after a withdrawal or an arrival the rounds played are not today's field)
-    assign = [-1] * npts
-    for table, points in zip(first, design[0], strict=True):
-        if len(table) != len(points):
-            return None
-        for p, x in zip(table, points, strict=True):
-            assign[p] = x
-
-    def partition(tables) -> frozenset[frozenset[int]]:
-        return frozenset(frozenset(t) for t in tables)
-
-    index = {partition(rnd): j for j, rnd in enumerate(design)}
+    assign = _first_round_map(history[0], design[0], npts)
+    if assign is None:
+        return None
+    index = {_partition(rnd): j for j, rnd in enumerate(design)}
     played = {0}
     for rnd in history[1:]:
-        j = index.get(partition([[assign[p] for p in t] for t in rnd]))
+        j = index.get(_partition([[assign[p] for p in t] for t in rnd]))
         if j is None or j in played:
             return None
         played.add(j)
@@ -443,6 +433,31 @@ def _follow_design(
     if _perfect_prefix(design) == len(design):
         rng.shuffle(rest)
     return assign[:n], rest
+
+
+def _first_round_map(first_round: list[list[int]], design_first: Sequence[Sequence[int]], npts: int):
+    """The relabelling (player index -> point) that maps a first round played onto a design's first
+    round in a fixed way: the played tables by size, largest first, then by their smallest index, onto
+    the design's tables in their order, players in the order of their indices.  None when the sizes do
+    not fit (after a withdrawal or an arrival the rounds played are not today's field).
+
+    The same first round always gives the same map, so a later call, with more rounds played, finds it
+    at once and only checks them."""
+    first = sorted((sorted(t) for t in first_round), key=lambda t: (-len(t), t))
+    if len(first) != len(design_first) or sorted(p for t in first for p in t) != list(range(npts)):
+        return None
+    assign = [-1] * npts
+    for table, points in zip(first, design_first, strict=True):
+        if len(table) != len(points):
+            return None
+        for p, x in zip(table, points, strict=True):
+            assign[p] = x
+    return assign
+
+
+def _partition(tables) -> frozenset[frozenset[int]]:
+    """A round as its tables, whatever their order and seat order."""
+    return frozenset(frozenset(t) for t in tables)
 
 
 def _fit_sizes(tables: list[list[int]], sizes: Sequence[int]) -> list[list[int]]:

@@ -11,7 +11,13 @@ from collections.abc import Sequence
 
 from engine.seating.base import Round, SeatingPlayer
 from engine.seating.costs import _fill, _pair_cost
-from engine.seating.designs import _design_candidates, _design_rounds, _fit_sizes, _match_prefix
+from engine.seating.designs import (
+    _design_candidates,
+    _design_rounds,
+    _first_round_map,
+    _fit_sizes,
+    _partition,
+)
 from engine.seating.order import _order_seats
 from engine.seating.search import _Search
 from engine.seating.state import _Context, _count_odd, _random_round
@@ -39,11 +45,12 @@ _STARTS = 4  # independent starts (each with its own odd-table roles) sharing a 
 # most, and a start ends when it stalls, often a few swaps away from a plan without one (40 players
 # at tables of 6, seeds 1 to 24: 3 plans with one, now none, two of them also with fewer repeats)
 _THIRD_MEETING_SHARE = 4  # a quarter
-# seat_round continues one whole plan in fields up to this size (round 2 makes it: up to 3 s in the
-# hardest formats, where each round searched after a fixed history had 72 repeats against 57 over 9
-# rounds of 58 players at tables of 6, 36 against 13 over 10 rounds of 84); bigger fields seat every
-# round in well under a second without repeats
-_CANONICAL_UP_TO = 120
+# seat_round continues one whole plan in fields up to this size, the biggest the app is made for
+# (round 2 makes it: up to 3 s in the hardest formats, where each round searched after a fixed history
+# had 72 repeats against 57 over 9 rounds of 58 players at tables of 6, 36 against 13 over 10 rounds of
+# 84; with the limit at 120 players, 122 to 147 at tables of 6 and 7 over 9 or 10 rounds had 1 to 3
+# repeats, none now); bigger fields are seated round after round
+_CANONICAL_UP_TO = 200
 _CANONICAL_SEED = 0x5EA7_0000
 _SOFT = 4  # seat_round: cost of breaking up a pair of a history table while planning (a repeat: 10)
 _SOFT_STAGES = (2, 6, 20, 60)
@@ -178,7 +185,7 @@ def seat_round(
     ahead = _LOOKAHEAD if n_rounds is None else max(0, n_rounds - len(ctx.history) - 1)
     budget = _budget(_ROUND_BUDGET, ctx.n, effort)
     if rnd is None and not separate_clubs and n_rounds is not None and ctx.history:
-        rnd = _from_canonical_plan(ctx, n_rounds, preferred, rng, effort)
+        rnd = _from_canonical_plan(ctx, n_rounds, preferred, effort)
         if rnd is None:
             rnd = _from_plan_since_change(ctx, players, history, n_rounds, preferred, effort)
     if rnd is None and (ahead == 0 or not (ctx.history or ctx.has_teams)):
@@ -228,10 +235,13 @@ def _followed_plan(
 
 
 def _from_canonical_plan(
-    ctx: _Context, n_rounds: int, preferred: int | None, rng: random.Random, effort: float
+    ctx: _Context, n_rounds: int, preferred: int | None, effort: float
 ) -> list[list[int]] | None:
-    """In fields up to ``_CANONICAL_UP_TO`` players: when the history is (isomorphic to) the beginning
-    of the canonical plan, its next round; the relabelling is random (from the seed), the plan is not.
+    """In fields up to ``_CANONICAL_UP_TO`` players: when the history is the beginning of the canonical
+    plan, its next round.  The plan is relabelled by the map its first round fixes (round 1 is seated
+    for the clubs, and any round 1 is as good a beginning), so each later call finds that map again at
+    once and only checks the rounds since.  A search for some relabelling (``_match_prefix``) took up to
+    0.5 s a round at 200 players and could give up.
 
     Round by round, every round then comes from one whole plan, which the search makes much better than
     rounds fitted one after the other into a fixed history (the history is fixed, so a search after it
@@ -244,9 +254,12 @@ def _from_canonical_plan(
     plan = _canonical_plan(ctx.n, tuple(ctx.sizes), n_rounds, preferred, effort)
     if h >= len(plan):
         return None
-    assign = _match_prefix(ctx.history, ctx.n, plan, rng)
+    assign = _first_round_map(ctx.history[0], sorted(plan[0], key=len, reverse=True), ctx.n)
     if assign is None:
         return None
+    for rnd, planned in zip(ctx.history[1:], plan[1:h], strict=True):
+        if _partition([[assign[p] for p in t] for t in rnd]) != _partition(planned):
+            return None
     inverse = {x: p for p, x in enumerate(assign)}
     return _fit_sizes([[inverse[x] for x in t] for t in plan[h]], ctx.sizes)
 

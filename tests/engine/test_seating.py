@@ -1118,8 +1118,8 @@ def test_a_searched_plan_of_84_players_is_matched_after_two_and_three_rounds(see
             assert {frozenset(assign[p] for p in t) for t in rnd} == {frozenset(t) for t in drnd}
 
 
-@pytest.mark.parametrize("n", [58, 84, 120])
-def test_round_by_round_follows_one_plan_in_fields_up_to_120(n):
+@pytest.mark.parametrize("n", [58, 84, 120, 160])
+def test_round_by_round_follows_one_plan_in_fields_up_to_200(n):
     # from round 2 on, every round comes from the canonical plan, relabelled: the whole schedule is
     # its beginning under one relabelling (until fields of 48, a bigger field was seated after a fixed
     # history: 58 players at tables of 6 over 9 rounds had 72 repeats round by round, 57 now)
@@ -1131,6 +1131,44 @@ def test_round_by_round_follows_one_plan_in_fields_up_to_120(n):
     plan = _canonical_plan(n, tuple(sizes), 9, 6, CHEAP)
     as_indices = [[[p - 1 for p in t] for t in rnd] for rnd in hist]
     assert _match_prefix(as_indices, n, plan, random.Random(0)) is not None
+
+
+def test_round_by_round_finds_the_plan_again_by_its_first_round(monkeypatch):
+    # from round 3 on, the relabelling that round 2 took is found from round 1 alone and the rounds
+    # since are only checked: no search for a relabelling (it took up to 0.5 s a round at 200 players)
+    sizes = table_plan(160, preferred=6, min_size=5, max_size=7)
+    ps = players(160)
+    hist: list = [seat_round(ps, [], sizes, seed=1, preferred=6, n_rounds=8, effort=CHEAP)]
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("searched the rounds")
+
+    monkeypatch.setattr(plan_module, "_soft_history", no_search)  # (a round searched after the history)
+    for r in range(1, 8):
+        hist.append(seat_round(ps, hist, sizes, seed=r + 1, preferred=6, n_rounds=8, effort=CHEAP))
+    plan = _canonical_plan(160, tuple(sizes), 8, 6, CHEAP)
+    as_indices = [[[p - 1 for p in t] for t in rnd] for rnd in hist]
+    assert _match_prefix(as_indices, 160, plan, random.Random(0)) is not None
+    assert schedule_stats(hist, 6).repeated_pairs == 0
+    # the same round 1 gives the same renaming: a redraw of round 3 with another seed, the same tables
+    again = seat_round(ps, hist[:2], sizes, seed=99, preferred=6, n_rounds=8, effort=CHEAP)
+    assert {frozenset(t) for t in again} == {frozenset(t) for t in hist[2]}
+
+
+def test_round_by_round_leaves_the_plan_after_a_manual_swap():
+    sizes = table_plan(37)  # (no design for 37 players)
+    ps = players(37)
+    hist = [seat_round(ps, [], sizes, seed=1, n_rounds=6, effort=CHEAP)]
+    hist.append(seat_round(ps, hist, sizes, seed=2, n_rounds=6, effort=CHEAP))
+
+    def next_from_plan(history):
+        ctx = _Context(ps, history, sizes, None)
+        return plan_module._from_canonical_plan(ctx, 6, None, CHEAP)
+
+    assert next_from_plan(hist) is not None
+    swapped = [list(t) for t in hist[1]]
+    swapped[0][0], swapped[1][0] = swapped[1][0], swapped[0][0]  # the organizer swaps two players
+    assert next_from_plan([hist[0], swapped]) is None
 
 
 def _seat_rounds(active, hist, sizes, first, last, **kwargs):
