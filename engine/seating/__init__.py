@@ -52,10 +52,11 @@ remaining rounds and keeps only the round; with a clean history (everybody playe
 table sizes) it first searches the whole tournament with the history rounds loosened (changing them
 costs a little per pair of a history table broken up, then more and more) and puts the history back
 before repairing the remaining rounds: fitting rounds into a fixed history gets stuck far more often
-than planning them with it.  Known designs (the affine plane AG(2,4) for 16 players, a social-golfer
-solution for 24 players, good 6-round schedules for 12 and 20 players; each minus one point for 15
-and 23 players) are shipped in :mod:`engine.seating.designs` and are continued when the history so
-far is (isomorphic to) a prefix of one of them.
+than planning them with it. Known designs (resolvable transversal designs over finite fields, among them
+the affine plane AG(2,4) for 16 players; resolvable 2-(28,4,1) and 2-(40,4,1) designs; a social-golfer
+solution for 24 players; good 6-round schedules for 12 players; each also with one seat empty) are
+shipped in :mod:`engine.seating.designs` and are continued when the history so far is (isomorphic to) a
+prefix of one of them.
 
 Modules: :mod:`~engine.seating.tables` (table plan), :mod:`~engine.seating.costs` (pair cost, meetings,
 odd spread, reports, lower bound), :mod:`~engine.seating.state` (players as indices, odd-table roles),

@@ -106,11 +106,11 @@ def _cyclic_24() -> list[list[list[int]]]:
 def _kirkman_40() -> list[list[list[int]]]:
     """40 players, 13 rounds of 10 tables of 4, every pair exactly once: a resolvable 2-(40,4,1) design.
 
-    Points (x, level) = level * 13 + x over Z_13 x 3 levels, plus 39 fixed; round i is the base round
-    shifted by i in x.  The fixed point sits with (0, 0), (0, 1), (0, 2); the other nine tables take two
-    points of each of two levels, so that within every level the differences +-1 .. +-6 occur once and
-    between every two levels the differences 1 .. 12 once (0 is the fixed point's table).  The base round
-    was found by a small backtracking search over these conditions, then verified.
+    Cyclic over Z_13 x 3 levels (``_cyclic_three_levels``); the nine tables besides the fixed point's
+    take two points of each of two levels, three tables per pair of levels, so that within every level
+    the differences +-1 .. +-6 occur once and between every two levels the differences 1 .. 12 once (0 is
+    the fixed point's table).  The base round was found by a small backtracking search over these
+    conditions, then verified.
     """
     base = [  # (x, level); three tables per pair of levels
         [(6, 0), (10, 0), (1, 1), (2, 1)], [(4, 0), (5, 0), (3, 1), (6, 1)],
@@ -120,9 +120,35 @@ def _kirkman_40() -> list[list[list[int]]]:
         [(4, 1), (11, 1), (3, 2), (12, 2)], [(8, 1), (10, 1), (1, 2), (4, 2)],
         [(7, 1), (12, 1), (9, 2), (10, 2)],
     ]  # fmt: skip
+    return _cyclic_three_levels(13, base)
+
+
+def _kirkman_28() -> list[list[list[int]]]:
+    """28 players, 9 rounds of 7 tables of 4, every pair exactly once: a resolvable 2-(28,4,1) design.
+
+    Cyclic over Z_9 x 3 levels (``_cyclic_three_levels``); the six tables besides the fixed point's take
+    two points of each of two levels, two tables per pair of levels, so that within every level the
+    differences +-1 .. +-4 occur once and between every two levels the differences 1 .. 8 once.  The
+    base round is the first that a small backtracking search over these conditions finds (each table
+    takes x and -x of both its levels), verified.  Without it, 8 rounds of 28 players at tables of 4
+    repeated 8 pairs and 9 rounds 23 to 25: a resolvable transversal design leaves after 7 rounds only
+    players of one group to meet, and the search alone does not find this design.
+    """
+    base = [  # (x, level); two tables per pair of levels
+        [(1, 0), (8, 0), (3, 1), (6, 1)], [(2, 0), (7, 0), (1, 1), (8, 1)],
+        [(3, 0), (6, 0), (4, 2), (5, 2)], [(4, 0), (5, 0), (1, 2), (8, 2)],
+        [(2, 1), (7, 1), (3, 2), (6, 2)], [(4, 1), (5, 1), (2, 2), (7, 2)],
+    ]  # fmt: skip
+    return _cyclic_three_levels(9, base)
+
+
+def _cyclic_three_levels(q: int, base: list[list[tuple[int, int]]]) -> list[list[list[int]]]:
+    """The rounds of a resolvable 2-(3q+1,4,1) design from its base round: points (x, level) =
+    level * q + x over Z_q x 3 levels, plus 3q fixed; round i is the base round shifted by i in x, and
+    the fixed point sits with (i, 0), (i, 1), (i, 2)."""
     return [
-        [[39, i, 13 + i, 26 + i]] + [[level * 13 + (x + i) % 13 for x, level in table] for table in base]
-        for i in range(13)
+        [[3 * q, i, q + i, 2 * q + i]] + [[level * q + (x + i) % q for x, level in table] for table in base]
+        for i in range(q)
     ]
 
 
@@ -156,6 +182,7 @@ _TWELVE_ALL_MEET = [
 # (name, rounds, every prefix is as good as possible).  Earlier entries are preferred.
 DESIGNS: list[tuple[str, list[list[list[int]]], bool]] = [
     ("resolvable 2-(40,4,1), 40 players, 13 rounds", _kirkman_40(), True),
+    ("resolvable 2-(28,4,1), 28 players, 9 rounds", _kirkman_28(), True),
     ("social golfer 6-4-7, 24 players, 7 rounds", _cyclic_24(), True),
     ("12 players, 6 rounds, every pair meets", _TWELVE_ALL_MEET, False),
     ("12 players, 6 rounds, 3 shared pairs per two rounds", _TWELVE, True),

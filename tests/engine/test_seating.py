@@ -549,15 +549,30 @@ def test_a_design_shorter_than_the_plan_is_continued_and_compared_with_the_searc
     # search continues from there (24 repeats); the search alone found 118
     plan = plan_schedule(players(48), 9, [6] * 8, seed=1, effort=CHEAP * 3)
     assert schedule_stats(plan).repeated_pairs <= 30
-    # 28 players at tables of 4 for 9 rounds: the cheaper of the 7-round design and the search alone
-    plan = plan_schedule(players(28), 9, [4] * 7, seed=1, effort=CHEAP * 3)
-    assert schedule_stats(plan).repeated_pairs <= 28
+    # 28 players at tables of 4 for 10 rounds: the 9 rounds of the resolvable 2-(28,4,1) design, then
+    # one round in which every table repeats its 6 pairs: 42, the counting bound
+    plan = plan_schedule(players(28), 10, [4] * 7, seed=1, effort=CHEAP * 3)
+    assert schedule_stats(plan).repeated_pairs == 42
 
 
-def test_forty_players_meet_everybody_once_in_thirteen_rounds():
-    design = next(d for name, d, _ in DESIGNS if name.startswith("resolvable 2-(40,4,1)"))
+@pytest.mark.parametrize(("n", "rounds"), [(40, 13), (28, 9)])
+def test_kirkman_fields_meet_everybody_once(n, rounds):
+    design = next(d for name, d, _ in DESIGNS if name.startswith(f"resolvable 2-({n},4,1)"))
     met = Counter(frozenset((a, b)) for rnd in design for t in rnd for a in t for b in t if a < b)
-    assert len(design) == 13 and len(met) == 40 * 39 // 2 and set(met.values()) == {1}
+    assert len(design) == rounds and len(met) == n * (n - 1) // 2 and set(met.values()) == {1}
+
+
+@pytest.mark.parametrize(("n", "sizes"), [(28, [4] * 7), (27, [4] * 6 + [3])])
+def test_twenty_eight_players_play_nine_rounds_without_a_repeat(n, sizes):
+    # the 7-round transversal design leaves only group-mates to meet, and the search alone did not find
+    # the 2-(28,4,1) design: 8 rounds repeated 8 pairs, 9 rounds 23 to 25, round by round as in a plan
+    plan = plan_schedule(players(n), 9, sizes, seed=1, effort=CHEAP)
+    assert schedule_stats(plan).repeated_pairs == 0
+    hist: list = []
+    for r in range(9):
+        hist.append(seat_round(players(n), hist, sizes, seed=r + 1, n_rounds=9, effort=CHEAP))
+        assert_valid_round(hist[-1], [p.id for p in players(n)], sizes)
+    assert schedule_stats(hist).repeated_pairs == 0
 
 
 @pytest.mark.parametrize(
