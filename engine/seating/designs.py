@@ -142,6 +142,26 @@ def _kirkman_28() -> list[list[list[int]]]:
     return _cyclic_three_levels(9, base)
 
 
+def _kirkman_21() -> list[list[list[int]]]:
+    """21 players, 10 rounds of 7 tables of 3, every pair exactly once: a Kirkman triple system KTS(21).
+
+    Points (x, level) = level * 7 + x over Z_7 x 3 levels.  Three rounds are the same under every shift
+    in x: tables (x, 0), (x + a, 1), (x + b, 2) for (a, b) = (0, 0), (1, 2), (2, 5), which use the
+    differences a, b and b - a between the levels.  The other seven are the base round shifted by
+    0 .. 6: within every level the differences +-1 .. +-3 occur once, between two levels each difference
+    the first three rounds leave once.  The first solution a small backtracking search over these
+    conditions finds, verified.  Without it, 10 rounds of 21 players at tables of 3 repeated 4 pairs.
+    """
+    invariant = [(0, 0), (1, 2), (2, 5)]
+    base = [  # (x, level)
+        [(0, 0), (1, 0), (3, 0)], [(2, 0), (0, 1), (6, 2)], [(4, 0), (1, 1), (3, 2)],
+        [(5, 0), (4, 1), (1, 2)], [(6, 0), (2, 1), (0, 2)], [(3, 1), (5, 1), (6, 1)],
+        [(2, 2), (4, 2), (5, 2)],
+    ]  # fmt: skip
+    rounds = [[[x, 7 + (x + a) % 7, 14 + (x + b) % 7] for x in range(7)] for a, b in invariant]
+    return rounds + [[[level * 7 + (x + i) % 7 for x, level in table] for table in base] for i in range(7)]
+
+
 def _cyclic_three_levels(q: int, base: list[list[tuple[int, int]]]) -> list[list[list[int]]]:
     """The rounds of a resolvable 2-(3q+1,4,1) design from its base round: points (x, level) =
     level * q + x over Z_q x 3 levels, plus 3q fixed; round i is the base round shifted by i in x, and
@@ -183,6 +203,7 @@ _TWELVE_ALL_MEET = [
 DESIGNS: list[tuple[str, list[list[list[int]]], bool]] = [
     ("resolvable 2-(40,4,1), 40 players, 13 rounds", _kirkman_40(), True),
     ("resolvable 2-(28,4,1), 28 players, 9 rounds", _kirkman_28(), True),
+    ("Kirkman triple system KTS(21), 21 players, 10 rounds", _kirkman_21(), True),
     ("social golfer 6-4-7, 24 players, 7 rounds", _cyclic_24(), True),
     ("12 players, 6 rounds, every pair meets", _TWELVE_ALL_MEET, False),
     ("12 players, 6 rounds, 3 shared pairs per two rounds", _TWELVE, True),

@@ -555,22 +555,29 @@ def test_a_design_shorter_than_the_plan_is_continued_and_compared_with_the_searc
     assert schedule_stats(plan).repeated_pairs == 42
 
 
-@pytest.mark.parametrize(("n", "rounds"), [(40, 13), (28, 9)])
-def test_kirkman_fields_meet_everybody_once(n, rounds):
-    design = next(d for name, d, _ in DESIGNS if name.startswith(f"resolvable 2-({n},4,1)"))
+@pytest.mark.parametrize(
+    ("name", "n", "rounds"),
+    [("resolvable 2-(40,4,1)", 40, 13), ("resolvable 2-(28,4,1)", 28, 9), ("KTS(21)", 21, 10)],
+)
+def test_kirkman_fields_meet_everybody_once(name, n, rounds):
+    design = next(d for full, d, _ in DESIGNS if name in full)
     met = Counter(frozenset((a, b)) for rnd in design for t in rnd for a in t for b in t if a < b)
     assert len(design) == rounds and len(met) == n * (n - 1) // 2 and set(met.values()) == {1}
 
 
-@pytest.mark.parametrize(("n", "sizes"), [(28, [4] * 7), (27, [4] * 6 + [3])])
-def test_twenty_eight_players_play_nine_rounds_without_a_repeat(n, sizes):
-    # the 7-round transversal design leaves only group-mates to meet, and the search alone did not find
-    # the 2-(28,4,1) design: 8 rounds repeated 8 pairs, 9 rounds 23 to 25, round by round as in a plan
-    plan = plan_schedule(players(n), 9, sizes, seed=1, effort=CHEAP)
+@pytest.mark.parametrize(
+    ("n", "sizes", "rounds"),
+    [(28, [4] * 7, 9), (27, [4] * 6 + [3], 9), (21, [3] * 7, 10), (20, [3] * 6 + [2], 10)],
+)
+def test_kirkman_fields_play_every_round_without_a_repeat(n, sizes, rounds):
+    # without the designs, 28 players at tables of 4 repeated 8 pairs over 8 rounds and 23 to 25 over 9
+    # (the 7-round transversal design leaves only group-mates to meet), 21 at tables of 3 4 over 10:
+    # the search alone does not find them; round by round as in a plan
+    plan = plan_schedule(players(n), rounds, sizes, seed=1, effort=CHEAP)
     assert schedule_stats(plan).repeated_pairs == 0
     hist: list = []
-    for r in range(9):
-        hist.append(seat_round(players(n), hist, sizes, seed=r + 1, n_rounds=9, effort=CHEAP))
+    for r in range(rounds):
+        hist.append(seat_round(players(n), hist, sizes, seed=r + 1, n_rounds=rounds, effort=CHEAP))
         assert_valid_round(hist[-1], [p.id for p in players(n)], sizes)
     assert schedule_stats(hist).repeated_pairs == 0
 
