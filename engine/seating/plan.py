@@ -52,6 +52,9 @@ _THIRD_MEETING_SHARE = 4  # a quarter
 # repeats, none now); bigger fields are seated round after round
 _CANONICAL_UP_TO = 200
 _CANONICAL_SEED = 0x5EA7_0000
+# round 2 renames the canonical plan in one of this many ways, drawn by its seed (a redraw of round 2
+# gives other tables); a later round tries them all, a check of the rounds since for each
+_RENAMINGS = 8
 _SOFT = 4  # seat_round: cost of breaking up a pair of a history table while planning (a repeat: 10)
 _SOFT_STAGES = (2, 6, 20, 60)
 _REPLAN_SLACK = 2  # re-planning keeps the old plan unless that costs more than this many repeats
@@ -185,7 +188,7 @@ def seat_round(
     ahead = _LOOKAHEAD if n_rounds is None else max(0, n_rounds - len(ctx.history) - 1)
     budget = _budget(_ROUND_BUDGET, ctx.n, effort)
     if rnd is None and not separate_clubs and n_rounds is not None and ctx.history:
-        rnd = _from_canonical_plan(ctx, n_rounds, preferred, effort)
+        rnd = _from_canonical_plan(ctx, n_rounds, preferred, rng, effort)
         if rnd is None:
             rnd = _from_plan_since_change(ctx, players, history, n_rounds, preferred, effort)
     if rnd is None and (ahead == 0 or not (ctx.history or ctx.has_teams)):
@@ -235,13 +238,13 @@ def _followed_plan(
 
 
 def _from_canonical_plan(
-    ctx: _Context, n_rounds: int, preferred: int | None, effort: float
+    ctx: _Context, n_rounds: int, preferred: int | None, rng: random.Random, effort: float
 ) -> list[list[int]] | None:
     """In fields up to ``_CANONICAL_UP_TO`` players: when the history is the beginning of the canonical
-    plan, its next round.  The plan is relabelled by the map its first round fixes (round 1 is seated
-    for the clubs, and any round 1 is as good a beginning), so each later call finds that map again at
-    once and only checks the rounds since.  A search for some relabelling (``_match_prefix``) took up to
-    0.5 s a round at 200 players and could give up.
+    plan, its next round.  Round 1 (seated for the clubs; any round 1 is as good a beginning) and one of
+    ``_RENAMINGS`` renamings, drawn by round 2's seed, map the plan's players onto the field; each later
+    call tries them all and only checks the rounds since.  A search for any renaming (``_match_prefix``)
+    took up to 0.5 s a round at 200 players and could give up.
 
     Round by round, every round then comes from one whole plan, which the search makes much better than
     rounds fitted one after the other into a fixed history (the history is fixed, so a search after it
@@ -254,14 +257,28 @@ def _from_canonical_plan(
     plan = _canonical_plan(ctx.n, tuple(ctx.sizes), n_rounds, preferred, effort)
     if h >= len(plan):
         return None
-    assign = _first_round_map(ctx.history[0], sorted(plan[0], key=len, reverse=True), ctx.n)
-    if assign is None:
-        return None
-    for rnd, planned in zip(ctx.history[1:], plan[1:h], strict=True):
-        if _partition([[assign[p] for p in t] for t in rnd]) != _partition(planned):
-            return None
-    inverse = {x: p for p, x in enumerate(assign)}
-    return _fit_sizes([[inverse[x] for x in t] for t in plan[h]], ctx.sizes)
+    for renaming in [rng.randrange(_RENAMINGS)] if h == 1 else range(_RENAMINGS):
+        assign = _first_round_map(ctx.history[0], _renamed(plan[0], renaming), ctx.n)
+        if assign is not None and all(
+            _partition([[assign[p] for p in t] for t in rnd]) == _partition(planned)
+            for rnd, planned in zip(ctx.history[1:], plan[1:h], strict=True)
+        ):
+            inverse = {x: p for p, x in enumerate(assign)}
+            return _fit_sizes([[inverse[x] for x in t] for t in plan[h]], ctx.sizes)
+    return None
+
+
+def _renamed(tables: Sequence[Sequence[int]], renaming: int) -> list[list[int]]:
+    """The plan's first round in the order ``_first_round_map`` maps round 1 onto: largest tables
+    first; the tables of a size and the players of a table in the order renaming number ``renaming``
+    shuffles them into (0: as planned)."""
+    out = [list(t) for t in tables]
+    if renaming:
+        shuffle = random.Random(renaming).shuffle
+        shuffle(out)
+        for table in out:
+            shuffle(table)
+    return sorted(out, key=len, reverse=True)
 
 
 def _clean_history(ctx: _Context) -> bool:
