@@ -54,9 +54,9 @@ costs a little per pair of a history table broken up, then more and more) and pu
 before repairing the remaining rounds: fitting rounds into a fixed history gets stuck far more often
 than planning them with it. Known designs (resolvable transversal designs over finite fields, among them
 the affine plane AG(2,4) for 16 players; resolvable 2-(28,4,1) and 2-(40,4,1) designs; a Kirkman triple
-system for 21; a social-golfer solution for 24 players; good 6-round schedules for 12 players; each also
-with one seat empty) are shipped in :mod:`engine.seating.designs` and are continued when the history so
-far is (isomorphic to) a prefix of one of them.
+system for 21 and a nearly Kirkman one for 18; a social-golfer solution for 24 players; good 6-round
+schedules for 12 players; each also with one seat empty) are shipped in :mod:`engine.seating.designs`
+and are continued when the history so far is (isomorphic to) a prefix of one of them.
 
 Modules: :mod:`~engine.seating.tables` (table plan), :mod:`~engine.seating.costs` (pair cost, meetings,
 odd spread, reports, lower bound), :mod:`~engine.seating.state` (players as indices, odd-table roles),

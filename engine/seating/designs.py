@@ -162,6 +162,31 @@ def _kirkman_21() -> list[list[list[int]]]:
     return rounds + [[[level * 7 + (x + i) % 7 for x, level in table] for table in base] for i in range(7)]
 
 
+def _nearly_kirkman_18() -> list[list[list[int]]]:
+    """18 players, 8 rounds of 6 tables of 3, no pair twice: a nearly Kirkman triple system NKTS(18)
+    (all pairs but 9 disjoint ones meet once).
+
+    Points (x, level) = level * 4 + x over Z_4 x 4 levels, plus 16 and 17 fixed; rounds 1-4 are the first
+    base round shifted by 0 .. 3 in x, rounds 5-8 the second.  Within every level the differences +-1
+    occur once and the difference 2 never (those pairs and the two fixed players are the 9 that never
+    meet), between two levels every difference once, and each fixed player sits with two levels in each
+    base round.  The first solution a small backtracking search over these conditions finds, verified.
+    Without it, 8 rounds of 18 players at tables of 3 repeated a pair.
+    """
+    bases = [  # (x, level), None for a fixed player
+        [(16, None), (0, 0), (0, 1)], [(17, None), (1, 0), (0, 2)], [(2, 0), (1, 1), (2, 2)],
+        [(3, 0), (0, 3), (1, 3)], [(2, 1), (1, 2), (3, 3)], [(3, 1), (3, 2), (2, 3)],
+    ], [
+        [(16, None), (0, 2), (1, 3)], [(17, None), (0, 1), (0, 3)], [(0, 0), (1, 2), (2, 2)],
+        [(1, 0), (2, 1), (3, 1)], [(2, 0), (3, 0), (2, 3)], [(1, 1), (3, 2), (3, 3)],
+    ]  # fmt: skip
+    return [
+        [[x if level is None else level * 4 + (x + i) % 4 for x, level in table] for table in base]
+        for base in bases
+        for i in range(4)
+    ]
+
+
 def _cyclic_three_levels(q: int, base: list[list[tuple[int, int]]]) -> list[list[list[int]]]:
     """The rounds of a resolvable 2-(3q+1,4,1) design from its base round: points (x, level) =
     level * q + x over Z_q x 3 levels, plus 3q fixed; round i is the base round shifted by i in x, and
@@ -204,6 +229,7 @@ DESIGNS: list[tuple[str, list[list[list[int]]], bool]] = [
     ("resolvable 2-(40,4,1), 40 players, 13 rounds", _kirkman_40(), True),
     ("resolvable 2-(28,4,1), 28 players, 9 rounds", _kirkman_28(), True),
     ("Kirkman triple system KTS(21), 21 players, 10 rounds", _kirkman_21(), True),
+    ("nearly Kirkman triple system NKTS(18), 18 players, 8 rounds", _nearly_kirkman_18(), True),
     ("social golfer 6-4-7, 24 players, 7 rounds", _cyclic_24(), True),
     ("12 players, 6 rounds, every pair meets", _TWELVE_ALL_MEET, False),
     ("12 players, 6 rounds, 3 shared pairs per two rounds", _TWELVE, True),

@@ -565,14 +565,25 @@ def test_kirkman_fields_meet_everybody_once(name, n, rounds):
     assert len(design) == rounds and len(met) == n * (n - 1) // 2 and set(met.values()) == {1}
 
 
+def test_nearly_kirkman_18_leaves_nine_disjoint_pairs_unmet():
+    design = next(d for name, d, _ in DESIGNS if "NKTS(18)" in name)
+    met = Counter(frozenset((a, b)) for rnd in design for t in rnd for a in t for b in t if a < b)
+    unmet = [pair for pair in map(frozenset, itertools.combinations(range(18), 2)) if pair not in met]
+    assert len(design) == 8 and set(met.values()) == {1} and len(unmet) == 9
+    assert sorted(p for pair in unmet for p in pair) == list(range(18))  # a perfect matching
+
+
 @pytest.mark.parametrize(
     ("n", "sizes", "rounds"),
-    [(28, [4] * 7, 9), (27, [4] * 6 + [3], 9), (21, [3] * 7, 10), (20, [3] * 6 + [2], 10)],
+    [
+        (28, [4] * 7, 9), (27, [4] * 6 + [3], 9), (21, [3] * 7, 10), (20, [3] * 6 + [2], 10),
+        (18, [3] * 6, 8), (17, [3] * 5 + [2], 8),
+    ],
 )
 def test_kirkman_fields_play_every_round_without_a_repeat(n, sizes, rounds):
     # without the designs, 28 players at tables of 4 repeated 8 pairs over 8 rounds and 23 to 25 over 9
-    # (the 7-round transversal design leaves only group-mates to meet), 21 at tables of 3 4 over 10:
-    # the search alone does not find them; round by round as in a plan
+    # (the 7-round transversal design leaves only group-mates to meet), 21 at tables of 3 4 over 10, 18
+    # and 17 at tables of 3 1 or 2 over 8: the search alone does not find them; round by round as in a plan
     plan = plan_schedule(players(n), rounds, sizes, seed=1, effort=CHEAP)
     assert schedule_stats(plan).repeated_pairs == 0
     hist: list = []
