@@ -45,18 +45,19 @@ from its best schedule with a few random swaps.  A plan is searched from several
 move evaluations; the search stops early at a lower bound (the meetings so far, and the new ones given
 to the pairs where they cost least); where the best plan still makes a pair meet three times and that
 bound does not, a new search over it gets a quarter of the budget more (a re-plan's repair as well).
-In fields up to 200 players without teams, ``seat_round`` follows one whole plan from round 2 on (made
-at round 2 from a fixed seed, renamed by round 1) while the rounds played are its beginning, and after a
-change of the field one plan of the rounds after it. Otherwise it plans the round together with all
-remaining rounds and keeps only the round; with a clean history (everybody played every round at today's
-table sizes) it first searches the whole tournament with the history rounds loosened (changing them
-costs a little per pair of a history table broken up, then more and more) and puts the history back
-before repairing the remaining rounds: fitting rounds into a fixed history gets stuck far more often
-than planning them with it. Known designs (resolvable transversal designs over finite fields, among them
-the affine plane AG(2,4) for 16 players; resolvable 2-(28,4,1) and 2-(40,4,1) designs; a Kirkman triple
-system for 21 and a nearly Kirkman one for 18; a social-golfer solution for 24 players; good 6-round
-schedules for 12 players; each also with one seat empty) are shipped in :mod:`engine.seating.designs`
-and are continued when the history so far is (isomorphic to) a prefix of one of them.
+In fields up to 200 players, ``seat_round`` follows one whole plan from round 2 on (made at round 2 from
+a fixed seed, renamed by round 1; with teams, a plan of the rounds after round 1 made with them) while
+the rounds played are its beginning, and after a change of the field one plan of the rounds after it.
+Otherwise it plans the round together with all remaining rounds and keeps only the round; with a clean
+history (everybody played every round at today's table sizes) it first searches the whole tournament
+with the history rounds loosened (changing them costs a little per pair of a history table broken up,
+then more and more) and puts the history back before repairing the remaining rounds: fitting rounds into
+a fixed history gets stuck far more often than planning them with it. Known designs (resolvable
+transversal designs over finite fields, among them the affine plane AG(2,4) for 16 players; resolvable
+2-(28,4,1) and 2-(40,4,1) designs; a Kirkman triple system for 21 and a nearly Kirkman one for 18; a
+social-golfer solution for 24 players; good 6-round schedules for 12 players; each also with one seat
+empty) are shipped in :mod:`engine.seating.designs` and are continued when the history so far is
+(isomorphic to) a prefix of one of them.
 
 Modules: :mod:`~engine.seating.tables` (table plan), :mod:`~engine.seating.costs` (pair cost, meetings,
 odd spread, reports, lower bound), :mod:`~engine.seating.state` (players as indices, odd-table roles),

@@ -310,6 +310,10 @@ def _from_plan_since_change(
 ) -> list[list[int]] | None:
     """After the field changed (withdrawals, arrivals), in fields up to ``_CANONICAL_UP_TO`` players:
     the next round of one plan of the remaining rounds, made after the last round with another field.
+    With teams, which the canonical plan knows nothing of, the same from round 2 on: one plan of the
+    rounds after round 1, made with the teams (36 players in teams of 3 at tables of 4 over 8 rounds
+    had 4 repeats round by round, a whole plan none; 30 in pairs at tables of 4 and 5 over 7 rounds 19
+    against 11).
 
     As with the canonical plan, the rounds after a change then come from one plan instead of each
     being fitted into a fixed history (84 players at tables of 6, one of them gone after round 3: 36
@@ -317,8 +321,8 @@ def _from_plan_since_change(
     players, the rounds until the change and a seed they give, so every call (in any server process)
     makes the same one and can tell whether the rounds played since are its beginning; when they are
     not (a manual swap), the caller searches as usual."""
-    since = _clean_since(ctx)
-    if ctx.has_teams or ctx.n > _CANONICAL_UP_TO or since == 0 or since >= n_rounds:
+    since = _clean_since(ctx) or (1 if ctx.has_teams else 0)
+    if ctx.n > _CANONICAL_UP_TO or since == 0 or since >= n_rounds:
         return None
     base = tuple(tuple(tuple(t) for t in rnd) for rnd in history[:since])
     field = tuple(sorted(players, key=lambda p: p.id))

@@ -1195,6 +1195,25 @@ def test_round_by_round_finds_the_plan_again_by_its_first_round(monkeypatch):
         assert_valid_round(third, [p.id for p in ps], sizes)
 
 
+def test_with_teams_round_by_round_follows_one_plan_from_round_2(monkeypatch):
+    # the canonical plan knows nothing of teams: with them, the rounds after round 1 come from one plan
+    # of them, made with the teams (each round searched after a fixed history: 6 repeats here)
+    ps = [SeatingPlayer(i + 1, team=f"t{i // 3}") for i in range(36)]
+    sizes = table_plan(36)
+    hist = [seat_round(ps, [], sizes, seed=1, n_rounds=8, effort=CHEAP)]
+    hist.append(seat_round(ps, hist, sizes, seed=2, n_rounds=8, effort=CHEAP))
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("searched the round after the history")
+
+    monkeypatch.setattr(plan_module, "_soft_history", no_search)
+    for r in range(2, 8):
+        hist.append(seat_round(ps, hist, sizes, seed=r + 1, n_rounds=8, effort=CHEAP))
+    team = {p.id: p.team for p in ps}
+    assert not [(a, b) for rnd in hist for t in rnd for a in t for b in t if a < b and team[a] == team[b]]
+    assert schedule_stats(hist).repeated_pairs <= 2
+
+
 def test_round_by_round_leaves_the_plan_after_a_manual_swap():
     sizes = table_plan(37)  # (no design for 37 players)
     ps = players(37)
