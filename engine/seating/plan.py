@@ -346,9 +346,11 @@ def _plan_after(
     effort: float,
 ) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """The rounds after ``base`` (ids) for ``players`` as indices, from a seed that ``base`` gives:
-    the same in every call; kept, so that the rounds after the first cost little in the same process."""
+    the same in every call; kept, so that the rounds after the first cost little in the same process.
+    The seed reads the rounds as indices, not ids: a tournament rebuilt with other ids in the same
+    order (the demo, loaded again) is seated the same."""
     ctx = _Context(players, base, sizes, preferred)
-    rng = random.Random(repr((sorted(p.id for p in players), base, sizes, n_rounds)))
+    rng = random.Random(repr((ctx.n, ctx.history, sizes, n_rounds)))
     return _followed_plan(ctx, n_rounds, rng, effort)
 
 

@@ -1202,6 +1202,11 @@ def test_with_teams_round_by_round_follows_one_plan_from_round_2(monkeypatch):
     sizes = table_plan(36)
     hist = [seat_round(ps, [], sizes, seed=1, n_rounds=8, effort=CHEAP)]
     hist.append(seat_round(ps, hist, sizes, seed=2, n_rounds=8, effort=CHEAP))
+    # the same field with other ids in the same order (a tournament rebuilt) is seated the same
+    moved = [SeatingPlayer(p.id + 100, team=p.team) for p in ps]
+    again: list = []
+    for r in range(3):
+        again.append(seat_round(moved, again, sizes, seed=r + 1, n_rounds=8, effort=CHEAP))
 
     def no_search(*args, **kwargs):
         raise AssertionError("searched the round after the history")
@@ -1212,6 +1217,7 @@ def test_with_teams_round_by_round_follows_one_plan_from_round_2(monkeypatch):
     team = {p.id: p.team for p in ps}
     assert not [(a, b) for rnd in hist for t in rnd for a in t for b in t if a < b and team[a] == team[b]]
     assert schedule_stats(hist).repeated_pairs <= 2
+    assert again == [[[p + 100 for p in t] for t in rnd] for rnd in hist[:3]]
 
 
 def test_round_by_round_leaves_the_plan_after_a_manual_swap():
