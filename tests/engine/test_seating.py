@@ -1167,8 +1167,8 @@ def test_round_by_round_follows_one_plan_in_fields_up_to_200(n):
 
 
 def test_round_by_round_finds_the_plan_again_by_its_first_round(monkeypatch):
-    # from round 3 on, the relabelling that round 2 took is found from round 1 alone and the rounds
-    # since are only checked: no search for a relabelling (it took up to 0.5 s a round at 200 players)
+    # from round 3 on, the renaming that round 2 took is found from round 1 and the 8 renamings, and the
+    # rounds since are only checked: no search for a renaming (it took up to 0.5 s a round at 200 players)
     sizes = table_plan(160, preferred=6, min_size=5, max_size=7)
     ps = players(160)
     hist: list = [seat_round(ps, [], sizes, seed=1, preferred=6, n_rounds=8, effort=CHEAP)]
