@@ -95,12 +95,12 @@ def _cyclic_24() -> list[list[list[int]]]:
     conditions (each mixed difference between two levels and each pure difference +-d within a level is
     used at most once, and every fixed point's table takes one point of each level), then verified.
     """
-    base = [[0, 21, 12, 15], [1, 19, 23, 8], [2, 18, 22, 10], [3, 6, 9, 5], [4, 14, 17, 16], [7, 20, 13, 11]]
-
-    def shift(p: int, i: int) -> int:
-        return p if p >= 21 else (p // 7) * 7 + (p % 7 + i) % 7
-
-    return [[[shift(p, i) for p in table] for table in base] for i in range(7)]
+    base = [  # (x, level), None for a fixed point
+        [(0, 0), (21, None), (5, 1), (1, 2)], [(1, 0), (5, 2), (23, None), (1, 1)],
+        [(2, 0), (4, 2), (22, None), (3, 1)], [(3, 0), (6, 0), (2, 1), (5, 0)],
+        [(4, 0), (0, 2), (3, 2), (2, 2)], [(0, 1), (6, 2), (6, 1), (4, 1)],
+    ]  # fmt: skip
+    return _shifted(7, [base])
 
 
 def _kirkman_40() -> list[list[list[int]]]:
@@ -159,7 +159,7 @@ def _kirkman_21() -> list[list[list[int]]]:
         [(2, 2), (4, 2), (5, 2)],
     ]  # fmt: skip
     rounds = [[[x, 7 + (x + a) % 7, 14 + (x + b) % 7] for x in range(7)] for a, b in invariant]
-    return rounds + [[[level * 7 + (x + i) % 7 for x, level in table] for table in base] for i in range(7)]
+    return rounds + _shifted(7, [base])
 
 
 def _nearly_kirkman_18() -> list[list[list[int]]]:
@@ -180,19 +180,22 @@ def _nearly_kirkman_18() -> list[list[list[int]]]:
         [(16, None), (0, 2), (1, 3)], [(17, None), (0, 1), (0, 3)], [(0, 0), (1, 2), (2, 2)],
         [(1, 0), (2, 1), (3, 1)], [(2, 0), (3, 0), (2, 3)], [(1, 1), (3, 2), (3, 3)],
     ]  # fmt: skip
-    return [
-        [[x if level is None else level * 4 + (x + i) % 4 for x, level in table] for table in base]
-        for base in bases
-        for i in range(4)
-    ]
+    return _shifted(4, bases)
 
 
 def _cyclic_three_levels(q: int, base: list[list[tuple[int, int]]]) -> list[list[list[int]]]:
     """The rounds of a resolvable 2-(3q+1,4,1) design from its base round: points (x, level) =
     level * q + x over Z_q x 3 levels, plus 3q fixed; round i is the base round shifted by i in x, and
     the fixed point sits with (i, 0), (i, 1), (i, 2)."""
+    return _shifted(q, [[[(3 * q, None), (0, 0), (0, 1), (0, 2)], *base]])
+
+
+def _shifted(q: int, bases: Sequence[Sequence[Sequence[tuple[int, int | None]]]]) -> list[list[list[int]]]:
+    """Every base round shifted by 0 .. q-1 in x, one round per shift, base round after base round:
+    (x, level) is the point level * q + x over Z_q, (p, None) the fixed point p."""
     return [
-        [[3 * q, i, q + i, 2 * q + i]] + [[level * q + (x + i) % q for x, level in table] for table in base]
+        [[x if level is None else level * q + (x + i) % q for x, level in table] for table in base]
+        for base in bases
         for i in range(q)
     ]
 

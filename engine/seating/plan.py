@@ -257,11 +257,12 @@ def _from_canonical_plan(
     plan = _canonical_plan(ctx.n, tuple(ctx.sizes), n_rounds, preferred, effort)
     if h >= len(plan):
         return None
+    planned = [_partition(rnd) for rnd in plan[1:h]]
     for renaming in [rng.randrange(_RENAMINGS)] if h == 1 else range(_RENAMINGS):
         assign = _first_round_map(ctx.history[0], _renamed(plan[0], renaming), ctx.n)
         if assign is not None and all(
-            _partition([[assign[p] for p in t] for t in rnd]) == _partition(planned)
-            for rnd, planned in zip(ctx.history[1:], plan[1:h], strict=True)
+            _partition([[assign[p] for p in t] for t in rnd]) == part
+            for rnd, part in zip(ctx.history[1:], planned, strict=True)
         ):
             inverse = {x: p for p, x in enumerate(assign)}
             return _fit_sizes([[inverse[x] for x in t] for t in plan[h]], ctx.sizes)
@@ -331,7 +332,7 @@ def _from_plan_since_change(
     if played >= len(plan):
         return None
     for rnd, planned in zip(ctx.history[since:], plan, strict=False):
-        if {frozenset(t) for t in rnd} != {frozenset(t) for t in planned}:
+        if _partition(rnd) != _partition(planned):
             return None
     return _fit_sizes([list(t) for t in plan[played]], ctx.sizes)
 
