@@ -36,5 +36,6 @@ lint: $(VENV)/.installed-test
 bench: $(VENV)/.installed-test
 	$(PY) bench/seating.py
 	$(PY) bench/seating_replan.py
+	$(PY) bench/seating_baseline.py
 	$(PY) bench/pdf.py
 	$(PY) bench/load.py
