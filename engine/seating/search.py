@@ -373,6 +373,9 @@ class _Search:
             self._update(r, q)
         for q in B:
             self._update(r, q)
+        # in the other rounds only the pairs of a or b with the players of A and B met more or less often:
+        # a table-mate of a or b there outside A and B keeps its conflict
+        touched = set(A).union(B)
         for r2 in range(len(self.rounds)):
             if r2 == r:
                 continue
@@ -380,7 +383,8 @@ class _Search:
             for p in (a, b):
                 if w2[p] >= 0:
                     for q in self.rounds[r2][w2[p]]:
-                        self._update(r2, q)
+                        if q in touched:
+                            self._update(r2, q)
 
     def delta(self, r: int, a: int, b: int) -> int:
         if self.join is None:
