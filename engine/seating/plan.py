@@ -515,7 +515,7 @@ def _searched_plan(
     relabelled so that its first round is one seated for the clubs alone.  The repeats of a
     plan do not depend on who takes which index, and with no history every first round is as good as
     any other, so the plan loses nothing, while a search that carries the clubs is held back by them in
-    round 1 (README: the grid with and without).  Team-mates are kept apart in every round, which no
+    round 1 (docs/seating.md, "Clubs renamed in").  Team-mates are kept apart in every round, which no
     renaming keeps, so with teams the first round is searched with the clubs."""
     free = m - len(fixed)
     club_rounds = [club_budget is not None and work.has_teams and i == 0 for i in range(free)]
