@@ -34,13 +34,13 @@ from engine.seating.state import _Context, _count_odd, _random_round
 # it, whole plans of medium fields were weaker (74 players at tables of 6 and 7 over 9 rounds, four
 # seeds: 40 to 47 repeats, 35 to 42 with this budget, 22 to 28 with the shorter tabu tenure of
 # search.py).  A plan takes up to about 2 s.
-_PLAN_BUDGET = 8_000_000  # a whole plan, split over independent starts
+_PLAN_BUDGET = 8_000_000  # a whole plan: starts racing for half of it, then the best of them
 _ROUND_BUDGET = 2_500_000  # seat_round: this round planned together with all remaining rounds
 _GREEDY_BUDGET = 50_000  # per round of the starting solution of a plan
 _FULL_BUDGET_UP_TO = 80
 _LOOKAHEAD = 1  # seat_round plans this many rounds more (not returned), unless told n_rounds
-_STARTS = 4  # independent starts (each with its own odd-table roles) sharing a budget
-# where the best start still makes a pair meet three times although counting alone does not force
+_STARTS = 4  # independent starts (each with its own odd-table roles) racing for half the budget
+# where the best plan still makes a pair meet three times although counting alone does not force
 # it, a new search over that plan gets this share of the budget more: players notice a third meeting
 # most, and a start ends when it stalls, often a few swaps away from a plan without one (40 players
 # at tables of 6, seeds 1 to 24: 3 plans with one, now none, two of them also with fewer repeats)
@@ -84,19 +84,23 @@ def _seat_one(
 def _search_rounds(
     base: _Context, m: int, club_rounds: list[bool], rng: random.Random, budget: int, target: int
 ) -> tuple[int, list[list[list[int]]]]:
-    """Plan ``m`` rounds after ``base`` (not changed): independent starts, each a greedy round-by-round
-    seating (which also picks the odd-table roles) improved by the tabu search over all ``m`` rounds,
-    until the budget is spent, the ``target`` cost is reached or no conflict is left.  The best plan,
-    searched further where it keeps a third meeting (``_search_third_meetings``)."""
+    """Plan ``m`` rounds after ``base`` (not changed): ``_STARTS`` independent starts, each a greedy
+    round-by-round seating (which also picks the odd-table roles) improved by the tabu search over all
+    ``m`` rounds, whose searches get half the budget between them; the best start then searches on
+    with what the starts left (their greedy rounds count too).  A search stops at the ``target``
+    cost, when no conflict is left, or when it stalls.  The best plan, searched further where it
+    keeps a third meeting (``_search_third_meetings``).
+
+    Why a race: the starts give the search different odd-table roles, which it can hardly change
+    later, and in small fields the roles decide much; a medium field gains more from one long search
+    than from several short ones (docs/seating.md, "Starts that race")."""
     levels0 = base.levels()
-    best_cost: int | None = None
-    best: list[list[list[int]]] = []
-    best_work: _Context | None = None  # the meetings of the best plan
-    per_start = max(budget // _STARTS, 1)
+    per_start = max(budget // 2 // _STARTS, 1)
     used = [0]
-    while used[0] == 0 or budget - used[0] >= per_start // 2:
-        # (a start needs its greedy rounds and a search: with less than half a start left, no start
-        # could win, and its greedy rounds alone would cost a tenth of the time)
+    best: tuple[int, _Search, _Context] | None = None  # (cost, search, the meetings of its plan)
+    for _ in range(_STARTS):
+        if best is not None and budget - used[0] < per_start:
+            break  # (the greedy rounds of dense fields can be dear: the time stays bounded by the budget)
         work = base.clone()
         rounds = []
         for i in range(m):
@@ -104,20 +108,25 @@ def _search_rounds(
             _count_odd(work, rnd)
             rounds.append(rnd)
         if not rounds:
-            break
+            return 0, []
         search = _Search(work, rounds, levels0, club_rounds, rng)
-        cost = search.run(max(1, min(per_start, budget - used[0])), target, patience=per_start // 2)
+        cost = search.run(per_start, target, patience=per_start // 2)
         used[0] += search.evals + 1
-        if best_cost is None or cost < best_cost:
-            best_cost, best, best_work = cost, search.rounds, work
+        if best is None or cost < best[0]:
+            best = (cost, search, work)
         if cost <= target or not search.conf_items or len(base.sizes) < 2:
             break  # (one table: nothing to search, every start is the same)
-    if best_work is not None and best_cost is not None and best_cost > target:
-        best_cost, best = _search_third_meetings(
-            base=base, work=best_work, rounds=best, cost=best_cost, club_rounds=club_rounds, rng=rng,
-            budget=budget, target=target,
-        )
-    return (best_cost if best_cost is not None else 0), best
+    assert best is not None
+    cost, search, work = best
+    if cost > target and search.conf_items:
+        rest = max(1, budget - used[0])
+        cost = search.run(rest, target, patience=rest // 2)
+    if cost <= target:
+        return cost, search.rounds
+    return _search_third_meetings(
+        base=base, work=work, rounds=search.rounds, cost=cost, club_rounds=club_rounds, rng=rng,
+        budget=budget, target=target,
+    )
 
 
 def _search_third_meetings(

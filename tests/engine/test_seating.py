@@ -755,17 +755,51 @@ def test_a_third_meeting_counting_does_not_force_gets_a_new_search(monkeypatch, 
     budget = 40_000
     target = _floor(base, n_rounds)
     cost, rounds = _search_rounds(base, n_rounds, [False] * n_rounds, random.Random(3), budget, target)
-    starts = [b for b in runs if b[1] == budget // _STARTS // 2]
+    starts = [b for b in runs if b[1] == budget // 2 // _STARTS // 2]
     assert 1 <= len(starts) <= _STARTS
-    assert len(runs) == len(starts) + again
-    best_start = min(c for *_, c in starts)
+    assert len(runs) == len(starts) + 1 + again  # the best start searches on, then the further search
+    searched_on = runs[len(starts)][3]
+    assert searched_on <= min(c for *_, c in starts)
     if again:
         extra_budget, patience, plan, extra_cost = runs[-1]
         assert extra_budget == patience == budget // _THIRD_MEETING_SHARE
         assert (cost, rounds) == (extra_cost, plan)
-        assert cost <= best_start
+        assert cost <= searched_on
     else:
-        assert cost == best_start
+        assert cost == searched_on
+
+
+def test_the_starts_race_for_half_the_budget_and_the_best_searches_on(monkeypatch):
+    # 17 players at 4+4+3+3+3 over 6 rounds: the counting bound (0) is out of reach (the odd-table rule
+    # forces repeats), so no search stops at the target and every start runs
+    runs, greedy = [], []
+    run = _Search.run
+
+    def spy(self, budget, target=0, sample=0, patience=None):
+        cost = run(self, budget, target, sample, patience)
+        if len(self.rounds) == 6:
+            runs.append((self, budget, patience, cost, self.evals))
+        else:  # a greedy starting round: its evaluations and one per table count against the budget
+            greedy.append(self.evals + len(self.rounds[0]))
+        return cost
+
+    monkeypatch.setattr(_Search, "run", spy)
+    base = _Context(players(17, start=0), [], [4, 4, 3, 3, 3], 4)
+    budget = 1_600_000
+    per_start = budget // 2 // _STARTS
+    cost, rounds = _search_rounds(base, 6, [False] * 6, random.Random(5), budget, _floor(base, 6))
+    starts, (on, *further) = runs[:_STARTS], runs[_STARTS:]
+    assert [(b, p) for _s, b, p, *_ in starts] == [(per_start, per_start // 2)] * _STARTS
+    assert len({id(s) for s, *_ in starts}) == _STARTS  # independent starts
+    assert len(greedy) == 6 * _STARTS
+    best = min(starts, key=lambda r: r[3])
+    assert on[0] is best[0]  # the best start (the first of those as good) searches on
+    # with what the starts' greedy rounds and searches left (the greedy rounds of dense fields are dear)
+    assert on[1] == budget - sum(greedy) - sum(evals + 1 for *_, evals in starts) > 0
+    assert on[2] == on[1] // 2
+    assert on[3] <= best[3]
+    assert cost <= on[3] and len(further) <= 1
+    assert sorted(p for t in rounds[0] for p in t) == list(range(17))
 
 
 def test_a_repaired_plan_is_searched_further_for_third_meetings(monkeypatch):
