@@ -46,10 +46,10 @@ _STARTS = 4  # independent starts (each with its own odd-table roles) racing for
 # at tables of 6, seeds 1 to 24: 3 plans with one, now none, two of them also with fewer repeats)
 _THIRD_MEETING_SHARE = 4  # a quarter
 # seat_round continues one whole plan in fields up to this size, the biggest the app is made for
-# (round 2 makes it: up to about 2 s in the hardest formats, where each round searched after a fixed history
-# had 72 repeats against 57 over 9 rounds of 58 players at tables of 6, 36 against 13 over 10 rounds of
-# 84; with the limit at 120 players, 122 to 147 at tables of 6 and 7 over 9 or 10 rounds had 1 to 3
-# repeats, none now); bigger fields are seated round after round
+# (round 2 makes it: up to about 2 s in the hardest formats, where each round searched after a fixed
+# history had 72 repeats against 57 over 9 rounds of 58 players at tables of 6, 36 against 13 over 10
+# rounds of 84; with the limit at 120 players, 122 to 147 at tables of 6 and 7 over 9 or 10 rounds had
+# 1 to 3 repeats, none now); bigger fields are seated round after round
 _CANONICAL_UP_TO = 200
 _CANONICAL_SEED = 0x5EA7_0000
 # round 2 renames the canonical plan in one of this many ways, drawn by its seed (a redraw of round 2

@@ -26,6 +26,7 @@ from engine.seating import (
     table_plan,
 )
 from engine.seating import plan as plan_module
+from engine.seating.costs import _meetings
 from engine.seating.designs import (
     DESIGNS,
     _field_add,
@@ -568,14 +569,14 @@ def test_a_design_shorter_than_the_plan_is_continued_and_compared_with_the_searc
 )
 def test_kirkman_fields_meet_everybody_once(name, n, rounds):
     design = next(d for full, d, _ in DESIGNS if name in full)
-    met = Counter(frozenset((a, b)) for rnd in design for t in rnd for a in t for b in t if a < b)
+    met = _meetings(design)
     assert len(design) == rounds and len(met) == n * (n - 1) // 2 and set(met.values()) == {1}
 
 
 def test_nearly_kirkman_18_leaves_nine_disjoint_pairs_unmet():
     design = next(d for name, d, _ in DESIGNS if "NKTS(18)" in name)
-    met = Counter(frozenset((a, b)) for rnd in design for t in rnd for a in t for b in t if a < b)
-    unmet = [pair for pair in map(frozenset, itertools.combinations(range(18), 2)) if pair not in met]
+    met = _meetings(design)
+    unmet = [pair for pair in itertools.combinations(range(18), 2) if pair not in met]
     assert len(design) == 8 and set(met.values()) == {1} and len(unmet) == 9
     assert sorted(p for pair in unmet for p in pair) == list(range(18))  # a perfect matching
 
@@ -1233,17 +1234,22 @@ def test_round_by_round_follows_one_plan_in_fields_up_to_200(n):
     assert _match_prefix(as_indices, n, plan, random.Random(0)) is not None
 
 
+def _forbid_searching_after_the_history(monkeypatch):
+    """A round searched after the history (not taken from a plan) fails the test."""
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("searched the round after the history")
+
+    monkeypatch.setattr(plan_module, "_soft_history", no_search)
+
+
 def test_round_by_round_finds_the_plan_again_by_its_first_round(monkeypatch):
     # from round 3 on, the renaming that round 2 took is found from round 1 and the 8 renamings, and the
     # rounds since are only checked: no search for a renaming (it took up to 0.5 s a round at 200 players)
     sizes = table_plan(160, preferred=6, min_size=5, max_size=7)
     ps = players(160)
     hist: list = [seat_round(ps, [], sizes, seed=1, preferred=6, n_rounds=8, effort=CHEAP)]
-
-    def no_search(*args, **kwargs):
-        raise AssertionError("searched the rounds")
-
-    monkeypatch.setattr(plan_module, "_soft_history", no_search)  # (a round searched after the history)
+    _forbid_searching_after_the_history(monkeypatch)
     for r in range(1, 8):
         hist.append(seat_round(ps, hist, sizes, seed=r + 1, preferred=6, n_rounds=8, effort=CHEAP))
     plan = _canonical_plan(160, tuple(sizes), 8, 6, CHEAP)
@@ -1257,7 +1263,7 @@ def test_round_by_round_finds_the_plan_again_by_its_first_round(monkeypatch):
     first = hist[:1]
     seconds = [seat_round(ps, first, sizes, seed=x, preferred=6, n_rounds=8, effort=CHEAP) for x in range(8)]
     assert len({_partition(second) for second in seconds}) >= 4
-    for second in seconds:  # (still no search: _soft_history raises)
+    for second in seconds:  # (still no search after the history)
         third = seat_round(ps, [hist[0], second], sizes, seed=5, preferred=6, n_rounds=8, effort=CHEAP)
         assert_valid_round(third, [p.id for p in ps], sizes)
 
@@ -1274,11 +1280,7 @@ def test_with_teams_round_by_round_follows_one_plan_from_round_2(monkeypatch):
     again: list = []
     for r in range(3):
         again.append(seat_round(moved, again, sizes, seed=r + 1, n_rounds=8, effort=CHEAP))
-
-    def no_search(*args, **kwargs):
-        raise AssertionError("searched the round after the history")
-
-    monkeypatch.setattr(plan_module, "_soft_history", no_search)
+    _forbid_searching_after_the_history(monkeypatch)
     for r in range(2, 8):
         hist.append(seat_round(ps, hist, sizes, seed=r + 1, n_rounds=8, effort=CHEAP))
     team = {p.id: p.team for p in ps}
