@@ -6,6 +6,7 @@ import datetime
 
 import pytest
 
+from engine.validation import SeatReport
 from tests.factories import (
     PlayerFactory,
     RegistrationFactory,
@@ -50,9 +51,26 @@ def evenings(organizer):
     for number, player in enumerate(people, start=1):
         RegistrationFactory(tournament=second, player=player, start_number=number,
                             status=Registration.Status.CHECKED_IN)
-    play_round(second, organizer, seed=1)
-    play_round(second, organizer, seed=2)
+    # Each round's points follow the start numbers, not the database ids (they differ from run to run),
+    # so that every change below moves the evening's places: round 1 favours the low start numbers, round
+    # 2 (worth less) the high ones.
+    play_round(second, organizer, seed=1, report=by_start_number(lambda number: 10 * number))
+    play_round(second, organizer, seed=2, report=by_start_number(lambda number: 9 - number))
     return series, second
+
+
+def by_start_number(points_of):
+    """A report for a seated table: `points_of(start number)` per player; the lowest points went out."""
+
+    def report(table):
+        seats = sorted(table.seats.select_related("registration"),
+                       key=lambda seat: points_of(seat.registration.start_number))
+        return [SeatReport(seats[0].registration_id, went_out=True)] + [
+            SeatReport(seat.registration_id, points=points_of(seat.registration.start_number))
+            for seat in seats[1:]
+        ]
+
+    return report
 
 
 def test_a_confirmed_correction_shows_at_once(organizer, evenings):
@@ -76,7 +94,7 @@ def test_a_confirmed_correction_shows_at_once(organizer, evenings):
 def test_a_new_round_and_the_evening_settings_show_at_once(organizer, evenings):
     series, second = evenings
     before = season(series)
-    play_round(second, organizer, seed=3)
+    play_round(second, organizer, seed=3, report=by_start_number(lambda number: 30 * (9 - number)))
     after_round = season(series)
     assert after_round == computed_afresh(series) != before
     second.tiebreaks = ["worst_round"]
