@@ -11,13 +11,14 @@ same demo every time, with hands that could really have happened.
 from __future__ import annotations
 
 import random
-from datetime import date, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.utils import timezone
 
 from engine.cards import get_deck
 from engine.notation import format_hand, sort_hand
@@ -126,9 +127,10 @@ class Command(BaseCommand):
         """The series' two earlier evenings, all rounds closed; the players' categories (women and men;
         players without a club are guests) set on their records."""
         series = None
+        today = timezone.localdate()  # the hall's day, not the machine's
         for index, (weeks, chosen) in enumerate(EARLIER_EVENINGS, start=1):
             evening = tournament_create(
-                user=user, name=f"UNO-Abend Leonhard {index}", date=date.today() - timedelta(weeks=weeks),
+                user=user, name=f"UNO-Abend Leonhard {index}", date=today - timedelta(weeks=weeks),
                 venue="Pfarrsaal St. Leonhard", rounds_total=CLOSED_ROUNDS,
             )
             if series is None:
@@ -159,7 +161,7 @@ class Command(BaseCommand):
         tournament = tournament_create(
             user=user,
             name=DEMO_NAME,
-            date=date.today(),
+            date=timezone.localdate(),
             venue="Pfarrsaal St. Leonhard",
             rounds_total=6,
             public=True,
