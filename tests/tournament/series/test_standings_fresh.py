@@ -6,7 +6,6 @@ import datetime
 
 import pytest
 
-from engine.validation import SeatReport
 from tests.factories import (
     PlayerFactory,
     RegistrationFactory,
@@ -15,6 +14,7 @@ from tests.factories import (
     play_round,
     played_evening,
     points_report,
+    winner_report,
 )
 from tournament.models import Registration, Submission
 from tournament.results.services import result_submit
@@ -63,12 +63,9 @@ def by_start_number(points_of):
     """A report for a seated table: `points_of(start number)` per player; the lowest points went out."""
 
     def report(table):
-        seats = sorted(table.seats.select_related("registration"),
-                       key=lambda seat: points_of(seat.registration.start_number))
-        return [SeatReport(seats[0].registration_id, went_out=True)] + [
-            SeatReport(seat.registration_id, points=points_of(seat.registration.start_number))
-            for seat in seats[1:]
-        ]
+        points = {seat.registration_id: points_of(seat.registration.start_number)
+                  for seat in table.seats.select_related("registration")}
+        return winner_report(table, min(points, key=points.get), points.get)
 
     return report
 
