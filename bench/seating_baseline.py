@@ -50,9 +50,9 @@ def baseline(n: int, rounds: int, preferred: int, fill: str, *, seconds: float, 
     odd_table = [s != preferred for s in sizes]
     plan: list[list[list[int]]] = []
     odd_count = [0] * n
+    k = sum(s for s, odd in zip(sizes, odd_table, strict=True) if odd)  # odd seats a round
     for _ in range(rounds):
         order = sorted(range(n), key=lambda p: (odd_count[p], rng.random()))
-        k = sum(s for s, odd in zip(sizes, odd_table, strict=True) if odd)
         pools = {True: order[:k], False: order[k:]}
         for pool in pools.values():
             rng.shuffle(pool)
