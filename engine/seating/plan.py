@@ -18,6 +18,7 @@ from engine.seating.designs import (
     _fit_sizes,
     _partition,
 )
+from engine.seating.exact import tight_cap, tight_plan
 from engine.seating.order import _order_seats
 from engine.seating.search import _Search
 from engine.seating.state import _Context, _count_odd, _random_round
@@ -529,9 +530,43 @@ def _searched_plan(
     free = m - len(fixed)
     club_rounds = [club_budget is not None and work.has_teams and i == 0 for i in range(free)]
     cost, rounds = _search_rounds(work, free, club_rounds, rng, budget, _floor(work, free))
+    if not fixed and not work.history and not work.has_teams:
+        cost, rounds = _tight_plan_if_better(work, m, cost, rounds, rng)
     if club_budget is not None and not work.has_teams and rounds:
         rounds = _with_first_round_for_clubs(work, rounds, rng, club_budget)
     return cost, rounds
+
+
+def _tight_plan_if_better(
+    ctx: _Context, m: int, cost: int, rounds: list[list[list[int]]], rng: random.Random
+) -> tuple[int, list[list[list[int]]]]:
+    """(cost, rounds) of a plan of ``m`` rounds from no history, or of the exact search's plan
+    (:mod:`engine.seating.exact`) where counting leaves some player no slack, the searched plan makes
+    a pair meet more often than counting needs, and the exact search finds one that costs less."""
+    cap = tight_cap(ctx.n, ctx.sizes, ctx.special_sizes, m)
+    if cap is None or _most_meetings(ctx.n, rounds) <= cap:
+        return cost, rounds
+    exact = tight_plan(ctx.n, ctx.sizes, ctx.special_sizes, m, cap, rng)
+    if exact is None:
+        return cost, rounds
+    met = _meetings_of(ctx.n, exact)
+    exact_cost = sum(_pair_cost(v) for row in met for v in row) // 2
+    return (exact_cost, exact) if exact_cost < cost else (cost, rounds)
+
+
+def _meetings_of(n: int, rounds: list[list[list[int]]]) -> list[list[int]]:
+    met = [[0] * n for _ in range(n)]
+    for rnd in rounds:
+        for table in rnd:
+            for i, a in enumerate(table):
+                for b in table[i + 1 :]:
+                    met[a][b] += 1
+                    met[b][a] += 1
+    return met
+
+
+def _most_meetings(n: int, rounds: list[list[list[int]]]) -> int:
+    return max((max(row) for row in _meetings_of(n, rounds)), default=0)
 
 
 def _with_first_round_for_clubs(

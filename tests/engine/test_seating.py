@@ -1171,6 +1171,7 @@ CHEAP_GRID = [
     (40, 4, 4, "smaller"),
     (24, 9, 4, "smaller"),
     (14, 9, 4, "smaller"),  # every pair must meet, 71 of them twice: none three times
+    (14, 10, 4, "smaller"),  # no slack at two meetings: the exact search (engine/seating/exact.py)
     (40, 6, 3, "larger"),
     (70, 6, 5, "smaller"),
     (100, 6, 6, "smaller"),
