@@ -57,13 +57,18 @@ transversal designs over finite fields, among them the affine plane AG(2,4) for 
 2-(28,4,1) and 2-(40,4,1) designs; a Kirkman triple system for 21 and a nearly Kirkman one for 18; a
 social-golfer solution for 24 players; good 6-round schedules for 12 players; each also with one seat
 empty) are shipped in :mod:`engine.seating.designs` and are continued when the history so far is
-(isomorphic to) a prefix of one of them.
+(isomorphic to) a prefix of one of them.  Where counting leaves some player no slack (he must meet
+every other player exactly as often as the busiest pairs meet, e.g. 14 players over 10 rounds at
+4+4+3+3) and the searched fresh plan makes a pair meet more often than that, an exact search
+(:mod:`engine.seating.exact`: mirrored odd-table roles, then a depth-first search over each round's
+tables with forced meetings) gives the plan where it finds one that costs less.
 
 Modules: :mod:`~engine.seating.tables` (table plan), :mod:`~engine.seating.costs` (pair cost, meetings,
 odd spread, reports, lower bound), :mod:`~engine.seating.state` (players as indices, odd-table roles),
-:mod:`~engine.seating.search` (the tabu search), :mod:`~engine.seating.designs` (shipped designs and
-prefix matching), :mod:`~engine.seating.order` (seat order), :mod:`~engine.seating.plan` (seat_round,
-plan_schedule, re-planning).
+:mod:`~engine.seating.search` (the tabu search), :mod:`~engine.seating.exact` (the exact search for
+formats without slack), :mod:`~engine.seating.designs` (shipped designs and prefix matching),
+:mod:`~engine.seating.order` (seat order), :mod:`~engine.seating.plan` (seat_round, plan_schedule,
+re-planning).
 """
 
 from __future__ import annotations

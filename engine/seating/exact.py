@@ -48,7 +48,7 @@ _MAX_SPLITS = 2_000  # the most ways to split one round's odd or normal players 
 
 
 class _Budget(Exception):
-    """The node limit of one pattern is used up."""
+    """The table search of one role pattern used up its budget."""
 
 
 def tight_cap(n: int, sizes: Sequence[int], special_sizes: frozenset[int], m: int) -> int | None:
@@ -155,7 +155,6 @@ def _role_pattern(n: int, m: int, k: int, rng: random.Random) -> list[set[int]] 
         return None
     pattern = first + [_renamed(seats, sigma) for seats in first]
     cost_of = _overlap_cost(n, k)
-    overlaps = sum(cost_of[(a & b).bit_count()] for a, b in itertools.combinations(pattern, 2))
     for _ in range(_CLIMB * half * n):
         r = rng.randrange(half)
         seats = pattern[r]
@@ -179,14 +178,14 @@ def _role_pattern(n: int, m: int, k: int, rng: random.Random) -> list[set[int]] 
         for i, mask in trial.items():
             changed[i + half] = _renamed(mask, sigma)
         new = [changed.get(i, mask) for i, mask in enumerate(pattern)]
-        d = 0
+        d = 0  # the change of the pairs sharing a kind of table in two rounds
         for i in changed:
             for j in range(m):
                 if j != i and (j not in changed or j > i):
                     d += cost_of[(new[i] & new[j]).bit_count()]
                     d -= cost_of[(pattern[i] & pattern[j]).bit_count()]
         if d <= 0 and _rule_holds(n, new):
-            pattern, overlaps = new, overlaps + d
+            pattern = new
     return [{p for p in range(n) if seats >> p & 1} for seats in pattern]
 
 
