@@ -37,13 +37,17 @@ from math import comb, factorial
 from engine.seating.costs import _fill
 
 _PATTERNS = 150  # role patterns tried at most
-# The table search's work is counted in splits looked at: about 450 a node for 14 players over 10
-# rounds, where finds took 7,000 to 490,000 (80 of 80 seeds found a plan, in 0.5 s at the median and
-# 2.5 s at most); where no plan is found, the whole budget takes about 1.5 s (13 players over 10
-# rounds at 4+3+3+3)
+_CLIMB = 7  # hill-climbing steps of a role pattern, per round and player
+# The work is counted in splits looked at by the table search, about 0.1 microseconds each here; a
+# step of a role pattern's climb (about 8 microseconds) and a split built (about 5) count as the
+# splits looked at in that time, so the budget bounds the time whatever the field.  For 14 players
+# over 10 rounds 120 of 120 seeds found a plan (0.34 s at the median, 2.7 s at most; with 10 climbing
+# steps and this budget 119, with 5 steps 118, with 3 steps 106).  Where no plan is found the whole
+# budget takes 1 to 3 s (13 players over 10 rounds at 4+3+3+3: 1.9 s; 17 at 6+6+5: 2.7 s).
 _WORK_PER_PATTERN = 500_000  # for one pattern before the next is tried
-_WORK = 10_000_000  # for all patterns together
-_CLIMB = 10  # hill-climbing steps of a role pattern, per round and player
+_WORK = 20_000_000  # for all patterns together
+_STEP_WORK = 80
+_SPLIT_WORK = 50
 _MAX_SPLITS = 2_000  # the most ways to split one round's odd or normal players into tables
 
 
@@ -84,14 +88,15 @@ def tight_plan(
     normal_sizes = [s for s in sizes if s not in special_sizes]
     k = sum(odd_sizes)
     work_left = _WORK
+    climb = _STEP_WORK * _CLIMB * (m // 2) * n if 0 < k < n else 0  # the work of a role pattern
     cache: dict = {}  # the splits of a round's players, by who they are
     for _ in range(_PATTERNS):
         pattern = _role_pattern(n, m, k, rng)
         if pattern is None:
             continue
-        search = _TableSearch(n, pattern, odd_sizes, normal_sizes, cap, rng, cache)
-        found = search.run(min(_WORK_PER_PATTERN, work_left))
-        work_left -= search.work
+        search = _TableSearch(n, pattern, odd_sizes, normal_sizes, cap, rng)
+        found = search.run(min(_WORK_PER_PATTERN, work_left), cache)
+        work_left -= search.work + climb
         if found is not None:
             return [_in_order(rnd, sizes) for rnd in found]
         if work_left <= 0:
@@ -254,28 +259,39 @@ def _splits(players: list[int], sizes: Sequence[int]):
 
 
 class _Part:
-    """The odd or the normal players of one round, and every way to split them into tables: each as a
-    bit mask of the pairs it seats together (pair a < b is bit a * n + b)."""
+    """The odd or the normal players of one round, and (once loaded) every way to split them into
+    tables: each as a bit mask of the pairs it seats together (pair a < b is bit a * n + b)."""
 
-    def __init__(self, rnd: int, members: list[int], sizes: list[int], n: int, cache: dict):
+    def __init__(self, rnd: int, members: list[int], sizes: list[int], n: int):
         self.round = rnd
         self.members = members
+        self.sizes = sizes
+        self.n = n
         self.meetings = sizes[0] - 1  # meetings of each member in this round
-        key = (tuple(members), len(sizes), sizes[0])
+        self.inside = sum(1 << a * n + b for a, b in itertools.combinations(members, 2))
+        self.splits: list[list[list[int]]] = []
+        self.masks: list[int] = []
+
+    def load(self, cache: dict) -> int:
+        """Build the splits (or take them from ``cache``, by who the players are); the work spent."""
+        key = (tuple(self.members), len(self.sizes), self.sizes[0])
+        spent = 0
         if key not in cache:
-            splits = list(_splits(members, sizes))
+            n = self.n
+            splits = list(_splits(self.members, self.sizes))
             masks = [
                 sum(1 << a * n + b for table in tables for a, b in itertools.combinations(table, 2))
                 for tables in splits
             ]  # (tables list their players in ascending order)
             cache[key] = splits, masks
+            spent = _SPLIT_WORK * len(splits)
         self.splits, self.masks = cache[key]
-        self.inside = sum(1 << a * n + b for a, b in itertools.combinations(members, 2))
+        return spent
 
 
 class _TableSearch:
     """Depth-first search over the splits of every round's odd and normal players, for fixed roles.
-    Its work is counted in splits looked at (``work``)."""
+    Its work (``work``) is counted in splits looked at, and those built."""
 
     def __init__(
         self,
@@ -285,7 +301,6 @@ class _TableSearch:
         normal_sizes: list[int],
         cap: int,
         rng: random.Random,
-        cache: dict,
     ):
         self.n = n
         self.cap = cap
@@ -294,9 +309,9 @@ class _TableSearch:
         for r, seats in enumerate(pattern):
             normal = [p for p in range(n) if p not in seats]
             if seats:
-                self.parts.append(_Part(r, sorted(seats), odd_sizes, n, cache))
+                self.parts.append(_Part(r, sorted(seats), odd_sizes, n))
             if normal:
-                self.parts.append(_Part(r, normal, normal_sizes, n, cache))
+                self.parts.append(_Part(r, normal, normal_sizes, n))
         self.M = [[0] * n for _ in range(n)]
         self.full = 0  # the pairs that have met cap times (bit mask)
         # need[p]: meetings p's open parts bring; share[p][q]: open parts p and q are both in
@@ -337,9 +352,14 @@ class _TableSearch:
                         forced |= 1 << (p * n + q if p < q else q * n + p)
         return forced
 
-    def run(self, limit: int) -> list[list[list[int]]] | None:
-        """The rounds (odd tables first), or None when the roles allow none or the work ran past ``limit``."""
+    def run(self, limit: int, cache: dict) -> list[list[list[int]]] | None:
+        """The rounds (odd tables first), or None when the roles allow none or the work ran past
+        ``limit``.  Most roles that allow none are refuted before any split is built."""
         self.limit = limit
+        if self._forced() is None:
+            return None
+        for part in self.parts:
+            self.work += part.load(cache)
         try:
             if not self._descend():
                 return None

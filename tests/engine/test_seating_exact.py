@@ -144,15 +144,15 @@ def test_role_patterns_are_mirrored_and_keep_the_rule(seed):
 def test_the_table_search_refutes_impossible_roles_at_once():
     # 9 players at three tables of 3 meet 2 others a round: 10 over 5 rounds, but only 8 others to
     # meet once each
-    search = _TableSearch(9, [set()] * 5, [], [3, 3, 3], 1, random.Random(1), {})
-    assert search.run(1_000) is None
+    search = _TableSearch(9, [set()] * 5, [], [3, 3, 3], 1, random.Random(1))
+    assert search.run(1_000, {}) is None
     assert search.work == 0  # refuted before any split was looked at
 
 
 def test_the_table_search_finds_the_affine_plane_of_order_3():
     # 9 players at tables of 3 over 4 rounds, nobody twice: the resolvable design AG(2, 3)
-    search = _TableSearch(9, [set()] * 4, [], [3, 3, 3], 1, random.Random(1), {})
-    rounds = search.run(100_000)
+    search = _TableSearch(9, [set()] * 4, [], [3, 3, 3], 1, random.Random(1))
+    rounds = search.run(100_000, {})
     assert rounds is not None
     assert len(rounds) == 4 and all(sorted(p for t in rnd for p in t) == list(range(9)) for rnd in rounds)
     assert max(meetings(rounds).values()) == 1 and len(meetings(rounds)) == 36
