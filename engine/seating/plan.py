@@ -10,7 +10,7 @@ import random
 from collections.abc import Sequence
 
 from engine.seating.base import Round, SeatingPlayer
-from engine.seating.costs import _fill, _pair_cost
+from engine.seating.costs import _fill, _meetings, _pair_cost
 from engine.seating.designs import (
     _design_candidates,
     _design_rounds,
@@ -531,7 +531,7 @@ def _searched_plan(
     club_rounds = [club_budget is not None and work.has_teams and i == 0 for i in range(free)]
     cost, rounds = _search_rounds(work, free, club_rounds, rng, budget, _floor(work, free))
     if not fixed and not work.history and not work.has_teams:
-        cost, rounds = _tight_plan_if_better(work, m, cost, rounds, rng)
+        cost, rounds = _tight_plan_if_better(work, free, cost, rounds, rng)
     if club_budget is not None and not work.has_teams and rounds:
         rounds = _with_first_round_for_clubs(work, rounds, rng, club_budget)
     return cost, rounds
@@ -544,29 +544,13 @@ def _tight_plan_if_better(
     (:mod:`engine.seating.exact`) where counting leaves some player no slack, the searched plan makes
     a pair meet more often than counting needs, and the exact search finds one that costs less."""
     cap = tight_cap(ctx.n, ctx.sizes, ctx.special_sizes, m)
-    if cap is None or _most_meetings(ctx.n, rounds) <= cap:
+    if cap is None or max(_meetings(rounds).values(), default=0) <= cap:
         return cost, rounds
     exact = tight_plan(ctx.n, ctx.sizes, ctx.special_sizes, m, cap, rng)
     if exact is None:
         return cost, rounds
-    met = _meetings_of(ctx.n, exact)
-    exact_cost = sum(_pair_cost(v) for row in met for v in row) // 2
+    exact_cost = sum(_pair_cost(v) for v in _meetings(exact).values())
     return (exact_cost, exact) if exact_cost < cost else (cost, rounds)
-
-
-def _meetings_of(n: int, rounds: list[list[list[int]]]) -> list[list[int]]:
-    met = [[0] * n for _ in range(n)]
-    for rnd in rounds:
-        for table in rnd:
-            for i, a in enumerate(table):
-                for b in table[i + 1 :]:
-                    met[a][b] += 1
-                    met[b][a] += 1
-    return met
-
-
-def _most_meetings(n: int, rounds: list[list[list[int]]]) -> int:
-    return max((max(row) for row in _meetings_of(n, rounds)), default=0)
 
 
 def _with_first_round_for_clubs(
