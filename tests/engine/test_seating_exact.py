@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import json
+import os
 import random
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -25,6 +30,8 @@ from engine.seating.exact import (
     tight_plan,
 )
 from engine.seating.state import _special_sizes
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def meetings(rounds) -> Counter:
@@ -182,6 +189,26 @@ def test_a_mirrored_start_keeps_the_rule_in_both_halves(n, k, seed):
     start = _mirrored_start(n, 5, k, _involution(n), random.Random(seed))
     assert start is not None and all(seats.bit_count() == k for seats in start)
     assert odd_tables_follow_the_rule_by_masks(n, start + [_renamed(s, _involution(n)) for s in start])
+
+
+_SUBPROCESS = """
+import json, random, sys
+sys.path.insert(0, {root!r})
+from engine.seating.exact import tight_plan
+print(json.dumps(tight_plan(14, [4, 4, 3, 3], frozenset({{3}}), 10, 2, random.Random(5))))
+"""
+
+
+def test_the_exact_search_does_not_depend_on_the_hash_seed():
+    # (sets of players decide nothing: they are sorted or only asked for membership)
+    outputs = []
+    for hashseed in ("0", "4321"):
+        env = {**os.environ, "PYTHONHASHSEED": hashseed}
+        code = _SUBPROCESS.format(root=str(ROOT))
+        cmd = [sys.executable, "-c", code]
+        res = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+        outputs.append(json.loads(res.stdout))
+    assert outputs[0] is not None and outputs[0] == outputs[1]
 
 
 def test_plans_of_14_players_over_10_rounds_have_no_third_meeting():
