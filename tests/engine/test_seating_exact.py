@@ -43,13 +43,18 @@ def meetings(rounds) -> Counter:
     return met
 
 
-def odd_tables_follow_the_rule(n: int, rounds, special: frozenset[int]) -> bool:
-    """Counted player by player: in every round the players at odd tables have had no more odd tables
-    than anybody at a normal table."""
+def odd_seats(rounds, special: frozenset[int]) -> list[int]:
+    """Each round's players at odd tables, as a bit mask."""
+    return [sum(1 << p for t in rnd if len(t) in special for p in t) for rnd in rounds]
+
+
+def odd_tables_follow_the_rule(n: int, pattern: list[int]) -> bool:
+    """Counted player by player: in every round the players at odd tables (bit mask) have had no
+    more odd tables than anybody at a normal table."""
     odd = [0] * n
-    for rnd in rounds:
-        at_odd = {p for t in rnd if len(t) in special for p in t}
-        if at_odd and any(odd[p] > odd[q] for p in at_odd for q in range(n) if q not in at_odd):
+    for seats in pattern:
+        at_odd = [p for p in range(n) if seats >> p & 1]
+        if any(odd[p] > odd[q] for p in at_odd for q in range(n) if not seats >> q & 1):
             return False
         for p in at_odd:
             odd[p] += 1
@@ -78,9 +83,9 @@ def test_tight_cap(n, sizes, preferred, m, cap):
 
 @given(st.integers(4, 9), st.data())
 @settings(max_examples=40, deadline=None)
-def test_splits_are_every_partition_once(n_tables_players, data):
+def test_splits_are_every_partition_once(at_most, data):
     size = data.draw(st.integers(1, 3))
-    tables = max(1, n_tables_players // size)
+    tables = max(1, at_most // size)
     players = sorted(data.draw(st.sets(st.integers(0, 30), min_size=size * tables, max_size=size * tables)))
     splits = list(_splits(players, [size] * tables))
     assert len(splits) == _splits_count(len(players), [size] * tables)
@@ -121,18 +126,7 @@ def test_the_fast_rule_check_agrees_with_counting(n, m, data):
         for p in seats:
             odd[p] += 1
         pattern.append(sum(1 << p for p in seats))
-    assert _rule_holds(n, pattern) == odd_tables_follow_the_rule_by_masks(n, pattern)
-
-
-def odd_tables_follow_the_rule_by_masks(n, pattern) -> bool:
-    odd = [0] * n
-    for seats in pattern:
-        at_odd = [p for p in range(n) if seats >> p & 1]
-        if any(odd[p] > odd[q] for p in at_odd for q in range(n) if not seats >> q & 1):
-            return False
-        for p in at_odd:
-            odd[p] += 1
-    return True
+    assert _rule_holds(n, pattern) == odd_tables_follow_the_rule(n, pattern)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -144,7 +138,7 @@ def test_role_patterns_are_mirrored_and_keep_the_rule(seed):
     for first, second in zip(pattern[:5], pattern[5:], strict=True):
         assert _renamed(sum(1 << p for p in first), sigma) == sum(1 << p for p in second)
     masks = [sum(1 << p for p in seats) for seats in pattern]
-    assert odd_tables_follow_the_rule_by_masks(14, masks)
+    assert odd_tables_follow_the_rule(14, masks)
     assert Counter(sum(p in seats for seats in pattern) for p in range(14)) == {4: 10, 5: 4}
 
 
@@ -177,7 +171,7 @@ def test_tight_plan_14_players_10_rounds_nobody_meets_three_times(sizes, preferr
     # 180 meetings: every pair meets, all but two pairs twice (the counting bound, 89 repeats)
     assert max(met.values()) == 2 and len(met) == 91
     assert sum(v - 1 for v in met.values()) == 89
-    assert odd_tables_follow_the_rule(14, rounds, special)
+    assert odd_tables_follow_the_rule(14, odd_seats(rounds, special))
     assert tight_plan(14, sizes, special, 10, 2, random.Random(seed)) == rounds  # the same seed
 
 
@@ -188,7 +182,7 @@ def test_a_mirrored_start_keeps_the_rule_in_both_halves(n, k, seed):
     # one fewer); 13 at 3+3+3: 6 and 7 (one kept player); 15 at one table of 3; 12 at 5
     start = _mirrored_start(n, 5, k, _involution(n), random.Random(seed))
     assert start is not None and all(seats.bit_count() == k for seats in start)
-    assert odd_tables_follow_the_rule_by_masks(n, start + [_renamed(s, _involution(n)) for s in start])
+    assert odd_tables_follow_the_rule(n, start + [_renamed(s, _involution(n)) for s in start])
 
 
 _SUBPROCESS = """
