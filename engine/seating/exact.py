@@ -322,7 +322,7 @@ class _TableSearch:
         self.chosen: list[int] = [-1] * len(self.parts)
         self.free = set(range(len(self.parts)))
         self.work = 0
-        self.rounds = len(pattern)
+        self.n_rounds = len(pattern)
 
     def _open(self, part: _Part, sign: int) -> None:
         for p in part.members:
@@ -356,28 +356,27 @@ class _TableSearch:
         """The rounds (odd tables first), or None when the roles allow none or the work ran past
         ``limit``.  Most roles that allow none are refuted before any split is built."""
         self.limit = limit
-        if self._forced() is None:
+        forced = self._forced()
+        if forced is None:
             return None
         for part in self.parts:
             self.work += part.load(cache)
         try:
-            if not self._descend():
+            if not self._descend(forced):
                 return None
         except _Budget:
             return None
-        rounds: list[list[list[int]]] = [[] for _ in range(self.rounds)]
+        rounds: list[list[list[int]]] = [[] for _ in range(self.n_rounds)]
         for part, i in zip(self.parts, self.chosen, strict=True):
             rounds[part.round] += [list(t) for t in part.splits[i]]
         return rounds
 
-    def _descend(self) -> bool:
+    def _descend(self, forced: int) -> bool:
+        """Choose the next part's split, given the pairs ``forced`` to meet (``_forced``)."""
         if not self.free:
             return True
         if self.work > self.limit:
             raise _Budget
-        forced = self._forced()
-        if forced is None:
-            return False
         best: tuple[int, list[int]] | None = None
         full = self.full
         for j in sorted(self.free):
@@ -407,7 +406,8 @@ class _TableSearch:
                 if M[a][b] == cap:
                     self.full |= 1 << a * n + b
             self.chosen[j] = i
-            if self._descend():
+            after = self._forced()
+            if after is not None and self._descend(after):
                 return True
             for a, b in pairs:
                 if M[a][b] == cap:

@@ -231,5 +231,5 @@ def test_the_exact_search_runs_only_where_the_searched_plan_meets_too_often(monk
     monkeypatch.setattr(plan_module, "tight_plan", spy)
     ps = [SeatingPlayer(i + 1) for i in range(14)]
     plan_schedule(ps, 8, [4, 4, 3, 3], seed=1, preferred=4, effort=0.1)  # not tight
-    plan_schedule(ps, 10, [4, 4, 3, 3], seed=1, preferred=4, history=[], effort=0.1)
+    plan_schedule(ps, 10, [4, 4, 3, 3], seed=1, preferred=4, effort=0.1)
     assert calls == [(14, [4, 4, 3, 3], frozenset({3}), 10)]
