@@ -1,4 +1,5 @@
-// The round page after "Publish and print table sheets": start the download once (the link stays).
+// The round page after "Publish and print table sheets": save the sheets once (the hidden link); the
+// print buttons below the tables open them again.
 document.addEventListener("DOMContentLoaded", () => {
   const link = document.querySelector("a[data-auto-download]");
   if (link && !link.dataset.started) {

@@ -8,10 +8,13 @@ disk; the fetcher refuses every other address, so printing never waits for the n
 from __future__ import annotations
 
 import math
+import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 from pathlib import Path
+from urllib.parse import quote
 
 import segno
 from django.conf import settings
@@ -20,7 +23,6 @@ from django.template.loader import render_to_string
 from django.utils import formats
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -65,10 +67,50 @@ def html_to_pdf(html: str, *, fetcher: LocalFileFetcher | None = None) -> bytes:
     )
 
 
-def file_name(tournament: Tournament, *parts: object) -> str:
-    """E.g. 'uno-turnier-2026_round-3_table-sheets.pdf': tournament, round, document."""
-    pieces = [slugify(tournament.name) or "tournament", *(slugify(str(part)) for part in parts)]
-    return "_".join(piece for piece in pieces if piece) + ".pdf"
+# In a file name a slash becomes a hyphen; control characters and those Windows refuses become a space.
+_FILE_NAME_SLASHES = re.compile(r"[\\/]")
+_FILE_NAME_REFUSED = re.compile(r'[\x00-\x1f\x7f:*?"<>|]')
+DASH = " \N{EN DASH} "  # between a name and what follows it in titles and file names
+_ASCII_LETTERS = str.maketrans({
+    "ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss",
+    "\N{EN DASH}": "-", "\N{EM DASH}": "-",
+})  # fmt: skip
+FILE_NAME_LENGTH = 150
+
+
+def file_name(tournament: Tournament, kind: str) -> str:
+    """The evening's name, a dash and the document: 'UNO-Turnier 2026 - Tischzettel Runde 3 (A4).pdf'
+    with an en dash. Safe in every file system; umlauts stay (`content_disposition` adds an ASCII
+    spelling)."""
+    evening, document = (
+        " ".join(_FILE_NAME_REFUSED.sub(" ", _FILE_NAME_SLASHES.sub("-", text)).split())
+        for text in (tournament.name, kind)
+    )
+    stem = f"{evening}{DASH}{document}" if evening else document
+    return stem[:FILE_NAME_LENGTH].strip(DASH + ".-") + ".pdf"
+
+
+def ascii_file_name(name: str) -> str:
+    """The name in plain ASCII for old clients: umlauts spelled out (ä → ae), other accents dropped."""
+    spelled = unicodedata.normalize("NFKD", name.translate(_ASCII_LETTERS))
+    plain = _FILE_NAME_REFUSED.sub(" ", _FILE_NAME_SLASHES.sub("-", spelled))
+    plain = " ".join(plain.encode("ascii", "ignore").decode("ascii").split())
+    return plain if plain.removesuffix(".pdf").strip(" .-") else "document.pdf"
+
+
+def content_disposition(name: str, *, download: bool = False) -> str:
+    """`inline` (the browser shows the PDF, ready to print) or `attachment` (saved), with the file name
+    in ASCII and, where it has other letters, as UTF-8 in filename* (RFC 6266), which browsers prefer."""
+    header = f'{"attachment" if download else "inline"}; filename="{ascii_file_name(name)}"'
+    if not name.isascii():
+        header += f"; filename*=utf-8''{quote(name)}"
+    return header
+
+
+def titled(kind: str, name: str) -> str:
+    """'Season standings', a dash and the name ('Jahreswertung - Wintercup'), or only the name where it
+    says the kind already: 'Jahreswertung 2027', never 'Jahreswertung - Jahreswertung 2027'."""
+    return name if kind.casefold() in name.casefold() else f"{kind}{DASH}{name}"
 
 
 def logo_uri(tournament: Tournament) -> str:
@@ -607,6 +649,11 @@ def series_standings_pdf(data, *, request: HttpRequest | None = None) -> bytes:
         "tournament": data.evenings[-1] if data.evenings else None,
     }
     return html_to_pdf(render_to_string("print/series_standings.html", context, request=request))
+
+
+def season_title(series_name: str) -> str:
+    """The season standings' title: 'Jahreswertung - Wintercup', but 'Jahreswertung 2027' alone."""
+    return titled(_("Season standings"), series_name)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,6 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect
-from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views import View
@@ -43,9 +42,11 @@ class LogoForm(forms.ModelForm):
         return logo
 
 
-def pdf_response(pdf: bytes, filename: str) -> HttpResponse:
+def pdf_response(request, pdf: bytes, filename: str) -> HttpResponse:
+    """The PDF shown in the browser, ready to print (`inline`); with ?download=1 saved (`attachment`)."""
     response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = content_disposition_header(True, filename)
+    download = request.GET.get("download") in ("1", "on")
+    response["Content-Disposition"] = printing.content_disposition(filename, download=download)
     return response
 
 
@@ -116,8 +117,8 @@ class TableSheetsPdfView(RoundDocumentMixin, View):
             return HttpResponseBadRequest(_("Unknown paper format."))
         round_ = self.get_round()
         pdf = printing.table_sheets_pdf(round_, paper=paper, request=request)
-        name = printing.file_name(self.tournament, _("round"), round_.number, _("table sheets"), paper)
-        return pdf_response(pdf, name)
+        kind = _("Table sheets round %(n)s (%(paper)s)") % {"n": round_.number, "paper": paper.upper()}
+        return pdf_response(request, pdf, printing.file_name(self.tournament, kind))
 
 
 class SeatingPdfView(RoundDocumentMixin, View):
@@ -126,7 +127,8 @@ class SeatingPdfView(RoundDocumentMixin, View):
     def get(self, request, tournament_pk: int, number: int):
         round_ = self.get_round()
         pdf = printing.seating_pdf(round_, request=request)
-        return pdf_response(pdf, printing.file_name(self.tournament, _("round"), round_.number, _("seating")))
+        kind = _("Seating list round %(n)s") % {"n": round_.number}
+        return pdf_response(request, pdf, printing.file_name(self.tournament, kind))
 
 
 class StandingsPdfView(TournamentOrganizerMixin, View):
@@ -139,12 +141,12 @@ class StandingsPdfView(TournamentOrganizerMixin, View):
             return HttpResponseBadRequest(_("Give the round as a positive whole number."))
         document, pdf = printing.standings_pdf(self.tournament, after_round=after, request=request)
         if document.final:
-            label = [_("final standings")]
+            kind = _("Final standings")
         elif document.after_round:
-            label = [_("standings"), _("after round"), document.after_round]
+            kind = _("Standings after round %(n)s") % {"n": document.after_round}
         else:
-            label = [_("standings")]
-        return pdf_response(pdf, printing.file_name(self.tournament, *label))
+            kind = _("Standings")
+        return pdf_response(request, pdf, printing.file_name(self.tournament, kind))
 
 
 class CertificatesPdfView(TournamentOrganizerMixin, View):
@@ -169,12 +171,12 @@ class CertificatesPdfView(TournamentOrganizerMixin, View):
             messages.warning(request, _("No certificates to print: no closed round, or nobody selected."))
             return redirect("print:documents", self.tournament.pk)
         pdf = printing.certificates_pdf(document, request=request)
-        label = [_("certificates")] + ([_("top"), top] if top else [])
+        kind = [_("Certificates")] + ([_("places 1 to %(n)s") % {"n": top}] if top else [])
         if participation:
-            label.append(_("participation"))
+            kind.append(_("with participation certificates"))
         if document.marker:
-            label += [_("provisional"), _("after round"), document.after_round]
-        return pdf_response(pdf, printing.file_name(self.tournament, *label))
+            kind.append(document.marker)
+        return pdf_response(request, pdf, printing.file_name(self.tournament, ", ".join(kind)))
 
 
 class StartCardsPdfView(TournamentOrganizerMixin, View):
@@ -185,7 +187,7 @@ class StartCardsPdfView(TournamentOrganizerMixin, View):
             messages.warning(request, _("No start cards yet: plan all rounds first (Rounds page)."))
             return redirect("print:documents", self.tournament.pk)
         pdf = printing.start_cards_pdf(self.tournament, request=request)
-        return pdf_response(pdf, printing.file_name(self.tournament, _("start cards")))
+        return pdf_response(request, pdf, printing.file_name(self.tournament, _("Start cards")))
 
 
 class CashReportPdfView(TournamentOrganizerMixin, View):
@@ -193,7 +195,7 @@ class CashReportPdfView(TournamentOrganizerMixin, View):
 
     def get(self, request, tournament_pk: int):
         pdf = printing.cash_report_pdf(self.tournament, request=request)
-        return pdf_response(pdf, printing.file_name(self.tournament, _("cash report")))
+        return pdf_response(request, pdf, printing.file_name(self.tournament, _("Cash report")))
 
 
 class SeriesPdfMixin(TournamentOrganizerMixin):
@@ -210,7 +212,8 @@ class SeriesStandingsPdfView(SeriesPdfMixin, View):
             messages.warning(request, _("This tournament is not part of a series."))
             return redirect("organizer:series", self.tournament.pk)
         pdf = printing.series_standings_pdf(data, request=request)
-        return pdf_response(pdf, printing.file_name(self.tournament, data.series.name, _("season standings")))
+        kind = printing.season_title(data.series.name)
+        return pdf_response(request, pdf, printing.file_name(self.tournament, kind))
 
 
 class SeriesCertificatesPdfView(SeriesPdfMixin, View):
@@ -230,7 +233,8 @@ class SeriesCertificatesPdfView(SeriesPdfMixin, View):
             messages.warning(request, _("No certificates to print: no closed round, or nobody selected."))
             return redirect("organizer:series", self.tournament.pk)
         pdf = printing.prizes_pdf(self.tournament, prizes, request=request)
-        return pdf_response(pdf, printing.file_name(self.tournament, data.series.name, _("certificates")))
+        kind = printing.titled(_("Certificates"), printing.season_title(data.series.name))
+        return pdf_response(request, pdf, printing.file_name(self.tournament, kind))
 
 
 class CategoryCertificatesPdfView(TournamentOrganizerMixin, View):
@@ -245,7 +249,7 @@ class CategoryCertificatesPdfView(TournamentOrganizerMixin, View):
             messages.warning(request, _("No certificates to print: no closed round, or nobody selected."))
             return redirect("organizer:rankings", self.tournament.pk)
         pdf = printing.prizes_pdf(self.tournament, prizes, request=request)
-        return pdf_response(pdf, printing.file_name(self.tournament, _("category certificates")))
+        return pdf_response(request, pdf, printing.file_name(self.tournament, _("Category certificates")))
 
 
 class RankingsPdfView(TournamentOrganizerMixin, View):
@@ -257,4 +261,4 @@ class RankingsPdfView(TournamentOrganizerMixin, View):
         _rounds, lines = standings(self.tournament)
         rankings = tournament_rankings(self.tournament, lines)
         pdf = printing.rankings_pdf(self.tournament, rankings, request=request)
-        return pdf_response(pdf, printing.file_name(self.tournament, _("rankings")))
+        return pdf_response(request, pdf, printing.file_name(self.tournament, _("Clubs, teams, categories")))

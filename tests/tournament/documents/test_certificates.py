@@ -139,7 +139,8 @@ def test_ordinals(language, expected):
 
 def test_place_certificate_sentence_venue_date_and_signatures(organizer_client, finished, tmp_path):
     response = get_pdf(organizer_client, url(finished, "?top=3"))
-    assert "vorlaufig" not in response["Content-Disposition"]
+    name = f"{EVENT} - Urkunden, Plaetze 1 bis 3.pdf"
+    assert response["Content-Disposition"].startswith(f'inline; filename="{name}";')
     document = printing.certificates(finished, top=3)
     _pages, found = words(response.content, tmp_path)
     pages = by_page(found)
@@ -191,7 +192,9 @@ def test_english_certificates(organizer_client, finished, tmp_path):
 
 def test_provisional_before_the_last_round_is_closed(organizer_client, provisional, tmp_path):
     response = get_pdf(organizer_client, url(provisional, "?top=2&participation=1"))
-    assert "vorlaufig_nach-runde_1" in response["Content-Disposition"]
+    assert "Urkunden, Plaetze 1 bis 2, mit Teilnahmeurkunden, vorlaeufig - nach Runde 1.pdf" in (
+        response["Content-Disposition"]
+    )
     _pages, found = words(response.content, tmp_path)
     pages = by_page(found)
     assert len(pages) == len(PLAYERS)

@@ -111,9 +111,8 @@ def test_table_sheets_one_a4_page_per_table_with_seats_in_order(organizer_client
             assert seat.registration.player.club_name in text
         assert "/t/" + table.token in text.replace(" ", "")
     disposition = response["Content-Disposition"]
-    assert disposition.startswith("attachment;")
-    assert tournament.name.lower().replace(" ", "-") in disposition
-    assert "1" in disposition
+    assert disposition.startswith("inline;")  # shown in the browser, ready to print
+    assert f'filename="{tournament.name} - Table sheets round 1 (A4).pdf"' in disposition
 
 
 def test_a5_puts_two_tables_on_each_page(organizer_client, tournament, seated):
@@ -186,7 +185,7 @@ def test_seating_list_is_alphabetical_with_table_and_seat(organizer_client, tour
     for seat in seats:
         pattern = re.escape(seat.registration.player.sort_name) + rf" .*?{seat.table.number} {seat.position}"
         assert re.search(pattern, text)
-    assert "seating" in response["Content-Disposition"] or "sitzplan" in response["Content-Disposition"]
+    assert "Seating list round 1.pdf" in response["Content-Disposition"]
 
 
 # --- standings ---------------------------------------------------------------------------------
@@ -430,12 +429,12 @@ def test_print_buttons_partial(tournament, seated):
     assert reverse("print:seating", args=[tournament.pk, 1]) in html
 
 
-def test_file_names_carry_tournament_round_and_document(tournament):
+def test_file_names_carry_tournament_and_document(tournament):
     tournament.name = "Leonharder UNO-Turnier 2026"
-    name = printing.file_name(tournament, "Runde", 3, "Tischzettel")
-    assert name == "leonharder-uno-turnier-2026_runde_3_tischzettel.pdf"
+    name = printing.file_name(tournament, "Tischzettel Runde 3 (A4)")
+    assert name == "Leonharder UNO-Turnier 2026 – Tischzettel Runde 3 (A4).pdf"  # noqa: RUF001
     other = TournamentFactory(name="")
-    assert printing.file_name(other, "x").startswith("tournament_x")
+    assert printing.file_name(other, "Rangliste") == "Rangliste.pdf"
 
 
 @pytest.mark.parametrize(

@@ -2,6 +2,7 @@
 
 import io
 import math
+from urllib.parse import quote
 
 import pytest
 from django.urls import reverse
@@ -81,7 +82,9 @@ def expected_rows(plan: dict, reg_id: int) -> dict[int, tuple[int, int]]:
 def get_pdf(client, tournament) -> bytes:
     response = client.get(reverse("print:start_cards", args=[tournament.pk]))
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
-    assert "start-cards" in response["Content-Disposition"]
+    assert response["Content-Disposition"] == f'inline; filename="{tournament.name} - Start cards.pdf"; ' + (
+        f"filename*=utf-8''{quote(tournament.name)}%20%E2%80%93%20Start%20cards.pdf"
+    )
     return response.content
 
 

@@ -43,8 +43,10 @@ def test_the_last_round_closes_to_the_final_standings(organizer_client, tourname
     assert not Round.objects.filter(tournament=tournament, number=2).exists()
     html = organizer_client.get(response["Location"]).content.decode()
     assert first_action(html) == "Final standings"
-    assert reverse("print:certificates", args=[tournament.pk]) in html
-    assert reverse("print:certificates", args=[tournament.pk]) + "?top=3&amp;participation=1" in html
+    certificates = reverse("print:certificates", args=[tournament.pk])
+    assert f'href="{certificates}" target="_blank" rel="noopener">Certificates (PDF)</a>' in html
+    assert f'href="{certificates}?top=3&amp;participation=1" target="_blank" rel="noopener">' in html
+    assert f'href="{certificates}?top=3&amp;participation=1&amp;download=1" download' in html
 
 
 def test_publish_and_print_downloads_the_sheets(organizer_client, tournament, players, organizer):
@@ -53,9 +55,16 @@ def test_publish_and_print_downloads_the_sheets(organizer_client, tournament, pl
     assert response["Location"] == url("round", tournament, 1) + "?sheets=a4"
     html = organizer_client.get(response["Location"]).content.decode()
     sheets = reverse("print:table_sheets", args=[tournament.pk, 1])
-    assert f'href="{sheets}?format=a4" download data-auto-download' in html
+    assert f'<a hidden href="{sheets}?format=a4&amp;download=1" download data-auto-download>' in html
     assert "js/auto-download.js" in html
     assert "<script>" not in html
+    # no second button competes with the next step: opening the round is the page's one primary action
+    assert first_action(html) == "Open for results"
+    actions = html.split('class="actions round-actions"', 1)[1].split('class="clock-controls', 1)[0]
+    assert len(re.findall(r'class="button primary', actions)) == 1
+    assert "The table sheets are being saved" in html
+    # the sheets open again in a new tab from the print buttons below the tables
+    assert f'href="{sheets}" target="_blank" rel="noopener">Table sheets (A4)</a>' in html
 
 
 def test_standings_page_has_its_pdf_button(organizer_client, tournament, players, organizer):

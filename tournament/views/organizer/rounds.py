@@ -219,6 +219,8 @@ class RoundPublishView(RoundStatusAction):
         response = super().post(request, *args, **kwargs)
         self.round.refresh_from_db(fields=["status"])
         if request.POST.get("then") == "print" and self.round.status == Round.Status.PUBLISHED:
+            messages.info(request, _("The table sheets are being saved; “Table sheets (A4)” below the tables "
+                                     "opens them again."))
             return redirect(f"{self.round_url()}?{urlencode({'sheets': 'a4'})}")
         return response
 

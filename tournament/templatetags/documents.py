@@ -1,0 +1,32 @@
+"""`{% load documents %}` then `{% pdf_link _("Standings (PDF)") 'print:standings' tournament.pk after=3 %}`:
+a printed document opens in a new tab, where the browser shows it ready to print; a small link beside it
+saves the file instead (`?download=1`, answered as an attachment by `views.printing.pdf_response`).
+
+Positional arguments after the URL name are the URL's arguments; `css` is the link's class; every
+other keyword becomes a query parameter (empty values are left out)."""
+
+from urllib.parse import urlencode
+
+from django import template
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+
+register = template.Library()
+
+
+def _with_query(url: str, query: dict) -> str:
+    return f"{url}?{urlencode(query)}" if query else url
+
+
+@register.simple_tag
+def pdf_link(label, view_name: str, *args, css: str = "button", **query) -> str:
+    url = reverse(view_name, args=args)
+    query = {name: value for name, value in query.items() if value not in (None, "")}
+    return format_html(
+        '<span class="pdf-link"><a class="{}" href="{}" target="_blank" rel="noopener">{}</a>'
+        '<a class="pdf-download" href="{}" download aria-label="{}">{}</a></span>',
+        css, _with_query(url, query), label,
+        _with_query(url, {**query, "download": 1}),
+        _("Download: %(document)s") % {"document": label}, _("Download"),
+    )
