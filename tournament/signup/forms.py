@@ -64,6 +64,21 @@ class SignupForm(forms.Form):
         return data
 
 
+class SignupWithdrawForm(forms.Form):
+    """The second step of withdrawing by the private link: "Really withdraw?" answered with yes."""
+
+    confirm = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def clean_confirm(self) -> bool:
+        if self.cleaned_data["confirm"] != "1":  # exactly the question's answer, nothing that looks like it
+            raise forms.ValidationError(_("Please confirm that you want to withdraw."), code="not_confirmed")
+        return True
+
+    @property
+    def confirmed(self) -> bool:
+        return self.is_valid()
+
+
 class SignupSettingsForm(forms.ModelForm):
     class Meta:
         model = Tournament

@@ -94,8 +94,12 @@ def signup_create(
 
 
 @transaction.atomic
-def signup_withdraw(*, tournament: Tournament, token: str) -> Signup:
-    """The registrant withdraws by their private link; a place they held goes to the first waiting."""
+def signup_withdraw(*, tournament: Tournament, token: str, confirmed: bool) -> Signup:
+    """The registrant withdraws by their private link; a place they held goes to the first waiting.
+
+    Only once they have answered "Really withdraw?" (`confirmed`): one tap on a phone never gives a
+    place away. Without it nothing changes (code `not_confirmed`), after the other refusals, so the
+    question is asked only where withdrawing is possible."""
     tournament = _locked_tournament(tournament)
     signup = Signup.objects.select_for_update().filter(tournament=tournament, token=token).first()
     if signup is None:
@@ -106,6 +110,8 @@ def signup_withdraw(*, tournament: Tournament, token: str) -> Signup:
         raise ValidationError(
             _("You are already checked in; please tell the organizers."), code="checked_in"
         )
+    if not confirmed:
+        raise ValidationError(_("Please confirm that you want to withdraw."), code="not_confirmed")
     before = signup_snapshot(signup)
     signup.status = Signup.Status.WITHDRAWN
     signup.save(update_fields=["status"])

@@ -13,7 +13,7 @@ from django.views import View
 
 from tournament import ratelimit
 from tournament.signup import selectors
-from tournament.signup.forms import SignupForm
+from tournament.signup.forms import SignupForm, SignupWithdrawForm
 from tournament.signup.mail import mail_status_link
 from tournament.signup.services import signup_create, signup_withdraw
 
@@ -67,7 +67,9 @@ class SignupView(View):
 
 
 class SignupStatusView(View):
-    """GET: where the registrant stands; POST: withdraw."""
+    """GET: where the registrant stands; POST: withdraw, in two steps. The first POST (the button on
+    the page) answers with the question "Really withdraw?" and a form carrying `confirm=1`; only that
+    second POST withdraws (`signup_withdraw` refuses without it)."""
 
     def context(self, signup, **extra) -> dict:
         return {
@@ -86,10 +88,13 @@ class SignupStatusView(View):
     def post(self, request, tournament_pk: int, signup_token: str):
         tournament = selectors.tournament_for_signup(request.user, tournament_pk)
         signup = selectors.signup_by_token(tournament, signup_token)
+        form = SignupWithdrawForm(request.POST)
         try:
-            signup_withdraw(tournament=tournament, token=signup_token)
+            signup_withdraw(tournament=tournament, token=signup_token, confirmed=form.confirmed)
         except ValidationError as error:
             signup.refresh_from_db()
+            if error.code == "not_confirmed":
+                return render(request, STATUS_TEMPLATE, self.context(signup, confirming=True))
             return render(request, STATUS_TEMPLATE, self.context(signup, error=" ".join(error.messages)),
                           status=400)
         return redirect(signup.get_status_url())

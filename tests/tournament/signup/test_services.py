@@ -53,16 +53,33 @@ def test_places_then_waiting_list():
 def test_withdrawal_moves_the_first_waiting_up_with_an_audit_entry():
     tournament = open_tournament(capacity=2)
     anna, *_rest = [sign(tournament, name) for name in ("Anna", "Ben", "Cem", "Dora")]
-    signup_withdraw(tournament=tournament, token=anna.token)
+    signup_withdraw(tournament=tournament, token=anna.token, confirmed=True)
     assert statuses(tournament) == [
         ("Anna", "withdrawn"), ("Ben", "confirmed"), ("Cem", "confirmed"), ("Dora", "waiting"),
     ]
     promoted = AuditEntry.objects.get(action=AuditAction.SIGNUP_PROMOTE)
     assert promoted.after["name"] == "Cem Muster" and promoted.after["status"] == "confirmed"
     with pytest.raises(ValidationError) as error:
-        signup_withdraw(tournament=tournament, token=anna.token)
+        signup_withdraw(tournament=tournament, token=anna.token, confirmed=True)
     assert error.value.code == "already_withdrawn"
     assert AuditEntry.objects.filter(action=AuditAction.SIGNUP_PROMOTE).count() == 1
+
+
+def test_withdrawal_without_confirmation_changes_nothing():
+    tournament = open_tournament(capacity=1)
+    anna, _ben = sign(tournament, "Anna"), sign(tournament, "Ben")
+    with pytest.raises(ValidationError) as error:
+        signup_withdraw(tournament=tournament, token=anna.token, confirmed=False)
+    assert error.value.code == "not_confirmed"
+    assert statuses(tournament) == [("Anna", "confirmed"), ("Ben", "waiting")]  # the waiting list stays
+    assert not AuditEntry.objects.filter(
+        action__in=[AuditAction.SIGNUP_WITHDRAW, AuditAction.SIGNUP_PROMOTE]
+    ).exists()
+    # the other refusals come first: the question is only asked where withdrawing is possible
+    signup_withdraw(tournament=tournament, token=anna.token, confirmed=True)
+    with pytest.raises(ValidationError) as error:
+        signup_withdraw(tournament=tournament, token=anna.token, confirmed=False)
+    assert error.value.code == "already_withdrawn"
 
 
 def test_waiting_withdrawal_promotes_nobody():
@@ -70,7 +87,7 @@ def test_waiting_withdrawal_promotes_nobody():
     sign(tournament, "Anna")
     ben = sign(tournament, "Ben")
     sign(tournament, "Cem")
-    signup_withdraw(tournament=tournament, token=ben.token)
+    signup_withdraw(tournament=tournament, token=ben.token, confirmed=True)
     assert statuses(tournament) == [("Anna", "confirmed"), ("Ben", "withdrawn"), ("Cem", "waiting")]
 
 
@@ -85,7 +102,7 @@ def test_refusals_for_closed_deadline_bad_link_and_bad_data():
     assert error.value.code == "signup_deadline"
     tournament = open_tournament()
     with pytest.raises(ValidationError) as error:
-        signup_withdraw(tournament=tournament, token="not-a-token")
+        signup_withdraw(tournament=tournament, token="not-a-token", confirmed=True)
     assert error.value.code == "unknown_link"
     with pytest.raises(ValidationError):
         sign(tournament, "Anna", birth_year=1800)
@@ -155,7 +172,8 @@ def test_two_people_taking_the_last_place_at_once_one_gets_it_the_other_waits():
 def test_concurrent_withdrawals_move_the_waiting_list_up_exactly_once():
     tournament = open_tournament(capacity=2)
     anna, _ben, cem, dora = (sign(tournament, name) for name in ("Anna", "Ben", "Cem", "Dora"))
-    results = run_together([lambda: signup_withdraw(tournament=tournament, token=anna.token)] * 3)
+    withdraw = lambda: signup_withdraw(tournament=tournament, token=anna.token, confirmed=True)  # noqa: E731
+    results = run_together([withdraw] * 3)
     refused = [r for r in results if isinstance(r, ValidationError)]
     assert len(refused) == 2 and {r.code for r in refused} == {"already_withdrawn"}
     assert Signup.objects.get(pk=cem.pk).status == "confirmed"
@@ -192,7 +210,7 @@ def test_a_place_given_up_by_a_move_goes_to_nobody_until_approved_or_a_withdrawa
     assert signup_counts(tournament).confirmed == 1
     emil = sign(tournament, "Emil")  # a free place, but people wait: Emil does not overtake them
     assert emil.status == "waiting" and waiting_names(tournament)[-1] == "Emil"
-    signup_withdraw(tournament=tournament, token=ben.token)  # fills the free places from the top
+    signup_withdraw(tournament=tournament, token=ben.token, confirmed=True)  # fills free places from the top
     assert [reload(s).status for s in (anna, cem, dora)] == ["confirmed", "confirmed", "waiting"]
     assert signup_counts(tournament).confirmed == 2
 
@@ -233,7 +251,7 @@ def test_moves_that_are_refused_change_nothing(organizer):
     free = sign(unlimited, "Frei")
     anna.registration = RegistrationFactory(tournament=tournament)
     anna.save(update_fields=["registration"])
-    signup_withdraw(tournament=tournament, token=cem.token)
+    signup_withdraw(tournament=tournament, token=cem.token, confirmed=True)
     before = (statuses(tournament), AuditEntry.objects.count())
     cases = [
         (anna, 1, "checked_in"), (reload(cem), 1, "withdrawn"), (ben, 0, "bad_position"),

@@ -38,12 +38,50 @@ def test_full_tournament_puts_the_next_on_the_waiting_list_and_withdrawal_moves_
     client.post(url(tournament), {**GOOD, "first_name": "Ben", "email": ""})
     anna, ben = Signup.objects.order_by("queue")
     assert "You are number 1 on the waiting list." in client.get(ben.get_status_url()).content.decode()
-    response = client.post(anna.get_status_url())
+    response = client.post(anna.get_status_url(), {"withdraw": "1", "confirm": "1"})
     assert response.status_code == 302
     assert "You have withdrawn." in client.get(anna.get_status_url()).content.decode()
     assert "You have a place." in client.get(ben.get_status_url()).content.decode()
-    again = client.post(anna.get_status_url())
+    again = client.post(anna.get_status_url(), {"withdraw": "1", "confirm": "1"})
     assert again.status_code == 400 and b"already withdrawn" in again.content
+
+
+def statuses(tournament):
+    return [(s.first_name, s.status) for s in tournament.signups.order_by("queue")]
+
+
+@pytest.mark.parametrize("answer", [{}, {"confirm": ""}, {"confirm": "0"}, {"confirm": "false"}])
+def test_the_withdraw_button_asks_first_and_changes_nothing(client, tournament, answer):
+    client.post(url(tournament), GOOD)
+    client.post(url(tournament), {**GOOD, "first_name": "Ben", "email": ""})
+    anna = Signup.objects.get(first_name="Anna")
+    response = client.post(anna.get_status_url(), {"withdraw": "1", **answer}, HTTP_ACCEPT_LANGUAGE="de")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Wirklich abmelden?" in page
+    assert "Ihr Platz geht an die nächste Person auf der Warteliste." in page
+    assert '<input type="hidden" name="confirm" value="1">' in page and "Ja, abmelden" in page
+    assert f'href="{anna.get_status_url()}">Nein, angemeldet bleiben</a>' in page
+    assert "Meine Anmeldung zurückziehen" not in page  # the question replaces the first button
+    # nothing happened: Anna keeps her place, Ben still waits, no audit entry
+    assert statuses(tournament) == [("Anna", "confirmed"), ("Ben", "waiting")]
+    assert not AuditEntry.objects.filter(action__in=["signup_withdraw", "signup_promote"]).exists()
+
+
+def test_withdrawing_after_the_question_moves_the_waiting_list_with_an_audit_entry(client, tournament):
+    client.post(url(tournament), GOOD)
+    client.post(url(tournament), {**GOOD, "first_name": "Ben", "email": ""})
+    ben = Signup.objects.get(first_name="Ben")
+    asked = client.post(ben.get_status_url(), {"withdraw": "1"}, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Sie verlassen die Warteliste." in asked  # a waiting person is told what they give up
+    anna = Signup.objects.get(first_name="Anna")
+    response = client.post(anna.get_status_url(), {"withdraw": "1", "confirm": "1"})
+    assert response.status_code == 302 and response["Location"] == anna.get_status_url()
+    assert statuses(tournament) == [("Anna", "withdrawn"), ("Ben", "confirmed")]
+    withdrawn = AuditEntry.objects.get(action="signup_withdraw")
+    assert withdrawn.actor == "Anna Alt"
+    assert withdrawn.before["status"] == "confirmed" and withdrawn.after["status"] == "withdrawn"
+    assert AuditEntry.objects.get(action="signup_promote").after["name"] == "Ben Alt"
 
 
 @pytest.mark.parametrize(
