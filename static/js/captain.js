@@ -64,7 +64,8 @@
   function setupPlayer(page, player) {
     var input = player.querySelector(".cards-input");
     if (!input) { return; }
-    var chosenColour = null;
+    var chosenColour = null;  // the colour key pressed: its code, and its letter in the page's language
+    var chosenLetter = "";
     // Only the cards field opens the picker: a tap on "Only points and number of cards" or on
     // "went out" must not open it (the page would shift under the finger and the tap land on the
     // colour row).
@@ -77,6 +78,7 @@
     player.querySelectorAll(".pick.colour").forEach(function (button) {
       button.addEventListener("click", function () {
         chosenColour = chosenColour === button.dataset.colour ? null : button.dataset.colour;
+        chosenLetter = chosenColour ? (button.dataset.letter || chosenColour) : "";
         player.querySelectorAll(".pick.colour").forEach(function (other) {
           other.setAttribute("aria-pressed", String(other.dataset.colour === chosenColour));
         });
@@ -85,10 +87,11 @@
     player.querySelectorAll(".pick.rank").forEach(function (button) {
       button.addEventListener("click", function () {
         var rank = button.dataset.rank;
-        var token = (black[rank] ? "" : (chosenColour || "")) + rank;
+        var token = (black[rank] ? "" : chosenLetter) + rank;  // "Ge9" on a German page, "Y9" in English
         var current = input.value.trim();
         setCards(player, current ? current + " " + token : token);
         chosenColour = null;
+        chosenLetter = "";
         player.querySelectorAll(".pick.colour").forEach(function (other) { other.setAttribute("aria-pressed", "false"); });
       });
     });

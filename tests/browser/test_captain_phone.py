@@ -144,6 +144,27 @@ def test_the_phone_totals_typed_names_as_the_server_reads_them(live_server, brow
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
+def test_a_german_phone_types_and_shows_german_colours(live_server, browser, phone_table):
+    """The keys, the chips, the field and the sent report all spell yellow "Ge" and green "Gr"."""
+    page = browser.new_context(viewport={"width": 360, "height": 740}, locale="de-DE").new_page()
+    page.goto(f"{live_server.url}/t/{phone_table.token}/")
+    player(page, "Anna Alt").get_by_label("ist raus").check()
+    tap_cards(page, "Ben Berg", "Y", "9", "G", "Rev", "R", "7")
+    cards = player(page, "Ben Berg").locator(".cards-input")
+    expect(cards).to_have_value("Ge9 GrRev R7")
+    expect(player(page, "Ben Berg").locator(".chip")).to_have_text(["Ge9", "GrRev", "R7"])
+    player(page, "Ben Berg").locator(".chip").nth(2).click()  # remove the red 7 again
+    expect(cards).to_have_value("Ge9 GrRev")
+    expect(player(page, "Ben Berg").locator(".total")).to_have_text("29 Punkte · 2 Karten")
+    for name in ("Cem Cakir", "Dora Dorn"):
+        tap_cards(page, name, "B", "1")
+    page.get_by_role("button", name="Ergebnis senden").click()
+    expect(page.locator(".result.is-reported")).to_contain_text("Ge9 GrRev")
+    assert Submission.objects.get().entries.get(cards__startswith="Y").cards == "Y9 GRev"  # stored canonical
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("locale", ["en-US", "de-DE"])
 def test_points_only_opens_with_one_tap(live_server, browser, phone_table, locale):
     context = browser.new_context(viewport={"width": 360, "height": 740}, locale=locale, has_touch=True)

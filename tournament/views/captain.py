@@ -240,10 +240,13 @@ def deck_data(key: str) -> dict:
     """The deck for the card picker (codes and colours only; the server reads and totals hands).
 
     Number cards and the other cards get a grid each (`number`): ten narrow keys in one, the action
-    cards with their longer names ("Aussetzen") in a grid of wider keys."""
+    cards with their longer names ("Aussetzen") in a grid of wider keys. Each colour's `letter` is the
+    colour as the page's language writes it (German "Ge9" for yellow 9): what a key types into the
+    field is what the chips and the stored report show on that page."""
     deck = get_deck(key)
+    letters = colour_letters(get_language())
     return {
-        "colours": list(deck.colours),
+        "colours": [{"code": colour, "letter": letters.get(colour, colour)} for colour in deck.colours],
         "ranks": [
             {"code": spec.code, "black": spec.is_black, "number": spec.code.isdigit()} for spec in deck.ranks
         ],
@@ -284,6 +287,7 @@ class CaptainHandView(View):
             return _private(HttpResponse(status=404))
         deck = get_deck(table.round.tournament.deck)
         text = request.GET.get("cards", "")[:MAX_CARDS_LENGTH]
+        letters = colour_letters(get_language())  # tapping a chip leaves the rest in the page's language
         context: dict = {"typed": bool(text.strip())}
         try:
             cards = read_cards(text, deck)
@@ -295,7 +299,7 @@ class CaptainHandView(View):
                 points=hand_value(tuple(cards), deck),
                 count=len(cards),
                 chips=[
-                    Chip(card=card, without=format_hand(tuple(cards[:n] + cards[n + 1 :])))
+                    Chip(card=card, without=format_hand(tuple(cards[:n] + cards[n + 1 :]), letters))
                     for n, card in enumerate(cards)
                 ],
             )

@@ -56,3 +56,44 @@ def test_desk_correction_is_prefilled_in_german(table):
             seats=list(table.seats.order_by("position")), submission=outcome.submission
         )
     assert "Ge3 Gr7" in form.initial.values()
+
+
+def test_tapping_a_chip_leaves_the_other_cards_in_the_pages_language(client, table):
+    hand_url = reverse("captain:hand", args=[table.token])
+    german = client.get(hand_url, {"cards": "Y3 grün 7 Ge9"}, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert 'data-without="Gr7 Ge9"' in german and 'data-without="Ge3 Ge9"' in german
+    assert 'data-without="Ge3 Gr7"' in german and "Y3" not in german and "G7" not in german
+    english = client.get(hand_url, {"cards": "Y3 grün 7 Ge9"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-without="G7 Y9"' in english and 'data-without="Y3 G7"' in english
+
+
+@pytest.mark.parametrize(
+    ("language", "letters"), [("de", ["R", "Ge", "Gr", "B"]), ("en", ["R", "Y", "G", "B"])]
+)
+def test_the_colour_keys_type_the_pages_letters(client, table, language, letters):
+    url = reverse("captain:table", args=[table.token])
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    for code, letter in zip("RYGB", letters, strict=True):
+        assert f'data-colour="{code}" data-letter="{letter}"' in page
+
+
+def test_the_captains_report_is_shown_back_in_the_pages_language(client, table):
+    submit(table)
+    url = reverse("captain:table", args=[table.token])
+    german = client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    result = german.split('class="result ', 1)[1].split("</section>", 1)[0]
+    assert '<td class="cards-cell">Ge3 Gr7</td>' in result and "Y3" not in result
+    assert 'value="Ge3 Gr7"' in german  # the correction form starts from the same spelling
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<td class="cards-cell">Y3 G7</td>' in english and 'value="Y3 G7"' in english
+
+
+@pytest.mark.parametrize(
+    ("language", "yellow", "green", "total"),
+    [("de", "Ge9", "Gr+2", "58 Punkte · 4 Karten"), ("en", "Y9", "G+2", "58 points · 4 cards")],
+)
+def test_both_spellings_are_read_on_either_page(client, table, language, yellow, green, total):
+    hand_url = reverse("captain:hand", args=[table.token])
+    page = client.get(hand_url, {"cards": "Ge9 Y9 Gr+2 G+2"}, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert page.count(f">{yellow}</button>") == 2 and page.count(f">{green}</button>") == 2
+    assert f'<div class="total">{total}</div>' in page
