@@ -6,9 +6,11 @@ No account: CSRF (Django's middleware), a honeypot field and a rate limit per ad
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views import View
 
 from tournament import ratelimit
@@ -62,7 +64,14 @@ class SignupView(View):
         except ValidationError as error:
             form.add_error(None, error)
             return render(request, TEMPLATE, signup_context(tournament, form), status=400)
-        mail_status_link(signup, request.build_absolute_uri(signup.get_status_url()))
+        # The status page says a mail was sent only when one was (a signed message, not a query string).
+        address = {"email": signup.email}
+        if mail_status_link(signup, request.build_absolute_uri(signup.get_status_url())):
+            messages.success(request, _("We have also sent the link to %(email)s.") % address)
+        elif signup.email:
+            messages.warning(request, _(
+                "No e-mail could be sent to %(email)s: please keep this link yourself, e.g. as a bookmark."
+            ) % address)
         return redirect(signup.get_status_url() + "?new=1")
 
 

@@ -84,6 +84,45 @@ def test_withdrawing_after_the_question_moves_the_waiting_list_with_an_audit_ent
     assert AuditEntry.objects.get(action="signup_promote").after["name"] == "Ben Alt"
 
 
+SENT = "Wir haben den Link auch an anna@example.org geschickt."
+NOT_SENT = "An anna@example.org konnte keine E-Mail geschickt werden: Bitte bewahren Sie diesen Link"
+
+
+def signed_up_page(client, tournament, data=GOOD) -> str:
+    response = client.post(url(tournament), data, HTTP_ACCEPT_LANGUAGE="de")
+    assert response.status_code == 302
+    return client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="de").content.decode()
+
+
+def test_the_page_says_the_link_was_mailed_when_it_was(client, tournament):
+    page = signed_up_page(client, tournament)
+    assert len(mail.outbox) == 1
+    assert SENT in page and NOT_SENT not in page
+    assert SENT not in client.get(Signup.objects.get().get_status_url()).content.decode()  # said once
+
+
+def test_no_claim_of_a_mail_when_mail_goes_to_the_console(client, tournament, settings, capsys):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"  # the hall laptop's default
+    page = signed_up_page(client, tournament)
+    assert SENT not in page and NOT_SENT in page
+    assert "anna@example.org" not in capsys.readouterr().out  # nothing pretended to send it
+
+
+def test_no_claim_of_a_mail_when_the_mail_server_fails(client, tournament, monkeypatch):
+    def refused(*args, **kwargs):
+        raise ConnectionRefusedError("no mail server")
+
+    monkeypatch.setattr("tournament.signup.mail.send_mail", refused)
+    page = signed_up_page(client, tournament)
+    assert SENT not in page and NOT_SENT in page
+
+
+def test_no_word_about_mail_without_an_address(client, tournament):
+    page = signed_up_page(client, tournament, {**GOOD, "email": ""})
+    assert "geschickt" not in page and "E-Mail" not in page
+    assert mail.outbox == []
+
+
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
