@@ -112,7 +112,7 @@ def test_captain_reports_from_a_phone_and_the_organizer_confirms(
     organizer_page.locator("main form [type=submit]").click()
     tournament_id = phone_table.round.tournament_id
     organizer_page.goto(f"{live_server.url}/{tournament_id}/rounds/1/tables/3/")
-    organizer_page.get_by_role("button", name="Confirm version 1").click()
+    organizer_page.get_by_role("button", name="Confirm this version").click()
     expect(organizer_page.locator("#table-status")).to_have_text("confirmed")
 
     phone_table.refresh_from_db()

@@ -100,7 +100,7 @@ def test_the_live_tables_are_seen_without_scrolling_at_1366_x_768(live_server, b
     first_row = [page.locator(f"#table-{n}").bounding_box() for n in (1, 2, 3, 4)]
     assert len({round(box["y"]) for box in first_row}) == 1, first_row
     assert max(box["y"] + box["height"] for box in first_row) <= 768, first_row
-    expect(page.locator("#table-1").get_by_role("button", name="Version 1 bestätigen")).to_be_in_viewport()
+    expect(page.locator("#table-1").get_by_role("button", name="Ergebnis bestätigen")).to_be_in_viewport()
     # the secondary panels are still there, after the tables
     prints = page.locator(".print-buttons").bounding_box()
     assert prints["y"] > tables["y"] + tables["height"]

@@ -89,7 +89,7 @@ def test_series_of_two_evenings(live_server, page):
     page.goto(f"{base}/{second.pk}/series/")
     page.select_option("#id_series", label="Jahreswertung 2026")
     page.click("button:has-text('Add')")
-    expect(page.locator("#series-rule")).to_contain_text("The best 1 of 2 evenings count.")
+    expect(page.locator("#series-rule")).to_contain_text("The best evening of 2 counts.")
     expect(page.locator("#series-rule")).to_contain_text("as many points as there were players")
 
     # Season standings: eight players, each with two evenings, one counted (the other in brackets).

@@ -113,5 +113,5 @@ class SeriesChoiceForm(SeriesJoinForm):
         super().__init__(*args, **kwargs)
         field = self.fields["series"]
         field.required = False
-        field.empty_label = _("none")
+        field.empty_label = _("no series")
         field.help_text = _("The tournament counts for the season ranking of this series.")

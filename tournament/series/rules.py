@@ -37,16 +37,18 @@ def age_limits(series: Series | None) -> AgeLimits:
 def describe_rule(rule: SeasonRule, *, evenings: int) -> list[str]:
     """The rule in plain sentences (translated), one per option that is in use."""
     sentences = []
+    counts = {"best": rule.best_of, "evenings": evenings}
     if rule.best_of is not None and rule.best_of < evenings:
-        sentences.append(
-            _("The best %(best)s of %(evenings)s evenings count.")
-            % {"best": rule.best_of, "evenings": evenings}
-        )
+        sentences.append(ngettext(
+            "The best evening of %(evenings)s counts.", "The best %(best)s of %(evenings)s evenings count.",
+            rule.best_of,
+        ) % counts)
+    elif evenings == 0:
+        sentences.append(_("Every evening counts."))
     else:
-        sentences.append(
-            ngettext("%(evenings)s evening counts.", "All %(evenings)s evenings count.", evenings)
-            % {"evenings": evenings}
-        )
+        sentences.append(ngettext(
+            "The one evening so far counts.", "All %(evenings)s evenings count.", evenings
+        ) % counts)
     if rule.points is SeasonPoints.BY_FIELD:
         sentences.append(_("The winner of an evening gets as many points as there were players, "
                            "every place below one point fewer."))

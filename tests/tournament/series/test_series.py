@@ -98,12 +98,23 @@ def test_rule_in_plain_words():
     ]
 
 
-def test_rule_in_german(settings):
+@pytest.mark.parametrize(
+    ("best_of", "evenings", "german", "english"),
+    [
+        (5, 8, "Es zählen die besten 5 von 8 Abenden.", "The best 5 of 8 evenings count."),
+        (1, 2, "Es zählt der beste von 2 Abenden.", "The best evening of 2 counts."),
+        (None, 3, "Alle 3 Abende zählen.", "All 3 evenings count."),
+        (5, 3, "Alle 3 Abende zählen.", "All 3 evenings count."),  # fewer evenings than the best 5
+        (None, 1, "Der bisher einzige Abend zählt.", "The one evening so far counts."),
+        (None, 0, "Jeder Abend zählt.", "Every evening counts."),
+    ],
+)
+def test_rule_in_german_and_english_by_the_number_of_evenings(best_of, evenings, german, english):
     from django.utils import translation
 
-    with translation.override("de"):
-        text = describe_rule(season_rule(Series(best_of=5)), evenings=8)
-    assert text[0] == "Es zählen die besten 5 von 8 Abenden."
+    for language, expected in (("de", german), ("en", english)):
+        with translation.override(language):
+            assert describe_rule(season_rule(Series(best_of=best_of)), evenings=evenings)[0] == expected
 
 
 def test_season_club_and_category_standings():
@@ -128,7 +139,7 @@ def test_season_club_and_category_standings():
     assert [line.player for _, _, line in data.categories[Category.SENIOR]] == [ben]
     assert [line.player for _, _, line in data.categories[Category.GUEST]] == [cem]
     assert Category.NEWCOMER not in data.categories
-    assert data.rule_text[0] == "The best 1 of 2 evenings count."
+    assert data.rule_text[0] == "The best evening of 2 counts."
 
 
 def test_a_player_is_the_same_record_across_evenings():

@@ -74,13 +74,9 @@ class SeatingPlanCreateView(OrganizerAction):
             self.fail(exc)
         else:
             numbers = sorted(int(number) for number in plan["rounds"])
-            figures = {
-                "first": numbers[0], "last": numbers[-1], "count": len(plan["players"]), "seed": plan["seed"],
-            }
-            messages.success(
-                request,
-                _("Rounds %(first)s to %(last)s planned for %(count)s players (seed %(seed)s).") % figures,
-            )
+            figures = {"first": numbers[0], "last": numbers[-1], "count": len(plan["players"])}
+            planned = _("Rounds %(first)s to %(last)s planned for %(count)s players.") % figures
+            messages.success(request, planned)
         return redirect("organizer:rounds", self.tournament.pk)
 
 
@@ -97,11 +93,7 @@ class RoundSeatView(OrganizerAction):
         except ValidationError as exc:
             self.fail(exc)
             return redirect("organizer:rounds", self.tournament.pk)
-        messages.success(
-            request,
-            _("Round %(n)s seated (seed %(seed)s). Check it, then publish.")
-            % {"n": round_.number, "seed": round_.seed},
-        )
+        messages.success(request, _("Round %(n)s seated. Check it, then publish.") % {"n": round_.number})
         return redirect("organizer:round", self.tournament.pk, round_.number)
 
 
@@ -248,11 +240,7 @@ class RoundCloseView(RoundStatusAction):
         except ValidationError as exc:
             self.fail(exc)
             return response
-        messages.success(
-            request,
-            _("Round %(n)s seated (seed %(seed)s). Check it, then publish.")
-            % {"n": following.number, "seed": following.seed},
-        )
+        messages.success(request, _("Round %(n)s seated. Check it, then publish.") % {"n": following.number})
         return redirect("organizer:round", self.tournament.pk, following.number)
 
 
