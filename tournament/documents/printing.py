@@ -647,6 +647,7 @@ def series_standings_pdf(data, *, request: HttpRequest | None = None) -> bytes:
     context = {
         "data": data, "rows": rows, "landscape": len(data.evenings) > 6,
         "tournament": data.evenings[-1] if data.evenings else None,
+        "title": season_title(data.series.name),  # the kind once: "Jahreswertung 2027"
     }
     return html_to_pdf(render_to_string("print/series_standings.html", context, request=request))
 

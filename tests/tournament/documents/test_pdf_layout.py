@@ -2,8 +2,13 @@
 printable area, no two words overlap. A whole evening: 23 players with long names and clubs, 8 rounds,
 women and men (the standings list the categories after the table)."""
 
+import io
+from collections import Counter
+
 import pytest
 from django.urls import reverse
+from django.utils import translation
+from pypdf import PdfReader
 
 from tests.factories import (
     PlayerFactory,
@@ -14,7 +19,10 @@ from tests.factories import (
     seated_round,
 )
 from tests.tournament.documents.pdfwords import problems, words
+from tournament.documents import printing
 from tournament.rounds.services import seating_plan_create
+from tournament.series.selectors import series_standings_of
+from tournament.series.services import series_create
 
 pytestmark = [pytest.mark.django_db, pytest.mark.one_database]  # the geometry of rendered pages
 
@@ -197,3 +205,55 @@ def test_a_name_of_three_lines_is_printed_whole_where_the_rows_have_room(
     texts = [w.text for w in words(pdf, tmp_path)[1]]
     assert (texts.count("Wolkenstein") == size) is whole
     assert sum(text.endswith("…") for text in texts if len(text) > 1) == (0 if whole else size)
+
+
+def finished_evening(organizer, *, players: int, rounds: int):
+    """An evening played to its end, with three goods prizes: the standings end with the prize list."""
+    tournament = TournamentFactory(
+        organizers=[organizer], rounds_total=rounds, goods_prizes=["Pokal", "Gutschein", "Buch"]
+    )
+    for i in range(players):
+        RegistrationFactory(
+            tournament=tournament, start_number=i + 1,
+            player=PlayerFactory(first_name=f"Vorname{i:02d}", last_name=f"Nachname{i:02d}",
+                                 club__name=f"Club {i % 4}"),
+        )
+    for number in range(1, rounds + 1):
+        play_round(tournament, organizer, seed=number)
+    return tournament
+
+
+# Fields whose table runs one row over a page: 13 rows fit the first landscape page of 6 rounds, 21 the
+# first portrait page of 2; with 6 rounds the prize list also fell on the chart's page and ran over it.
+@pytest.mark.parametrize(("players", "rounds"), [(14, 6), (22, 2)])
+def test_no_standings_row_is_left_alone_and_the_prize_list_stays_whole(organizer, tmp_path, players, rounds):
+    tournament = finished_evening(organizer, players=players, rounds=rounds)
+    with translation.override("de"):
+        _document, pdf = printing.standings_pdf(tournament)
+    _pages, found = words(pdf, tmp_path)
+    row_page = {}  # each player's row: the first page the surname is printed on (later: categories, chart)
+    for word in found:
+        if word.text.startswith("Nachname"):
+            row_page[word.text] = min(row_page.get(word.text, word.page), word.page)
+    prize_pages = {w.page for w in found if w.text in ("Preisliste", "Pokal", "Gutschein", "Buch")}
+    assert len(prize_pages) == 1, prize_pages  # heading and its three lines on one page
+    assert len(row_page) == players
+    rows_per_page = Counter(row_page.values())
+    assert len(rows_per_page) == 2, rows_per_page  # the table goes on over a page ...
+    assert min(rows_per_page.values()) >= 3, rows_per_page  # ... with its last three rows at least
+    assert problems(pdf, tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    ("series_name", "title"),
+    [("Jahreswertung 2027", "Jahreswertung 2027"), ("Wintercup", "Jahreswertung – Wintercup")],  # noqa: RUF001
+)
+def test_the_season_standings_name_their_kind_once(organizer, tmp_path, series_name, title):
+    tournament = finished_evening(organizer, players=8, rounds=1)
+    series_create(tournament=tournament, user=organizer, name=series_name)
+    with translation.override("de"):
+        pdf = printing.series_standings_pdf(series_standings_of(tournament))
+    assert PdfReader(io.BytesIO(pdf)).metadata.title == title
+    _pages, found = words(pdf, tmp_path)
+    heading = [w.text for w in found if w.page == 0 and w.y1 < found[0].y1 + 2]  # the first line
+    assert " ".join(heading) == title
