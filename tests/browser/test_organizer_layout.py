@@ -10,6 +10,7 @@ from tests.factories import PlayerFactory, RegistrationFactory, TournamentFactor
 from tests.tournament.test_i18n import german_catalogue  # noqa: F401  (fixture)
 from tournament.models import Round, Submission
 from tournament.results.services import result_submit
+from tournament.rounds.services import round_close
 
 pytestmark = [
     pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("german_catalogue")
@@ -104,3 +105,60 @@ def test_the_live_tables_are_seen_without_scrolling_at_1366_x_768(live_server, b
     # the secondary panels are still there, after the tables
     prints = page.locator(".print-buttons").bounding_box()
     assert prints["y"] > tables["y"] + tables["height"]
+
+
+# Every word of a name in the category grid's cards that is drawn on more than one line: broken inside
+# the word. A word carries its hyphen, after which a line may end ("Hohenzollern-" / "Sigmaringen").
+BROKEN_WORDS = """() => {
+  const broken = [];
+  for (const cell of document.querySelectorAll('.category-grid .card table.compact td:not(.num)')) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const match of node.data.matchAll(/[^\\s-]+-?/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const lines = new Set([...range.getClientRects()].map(rect => Math.round(rect.top)));
+        if (lines.size > 1) { broken.push(match[0]); }
+      }
+    }
+  }
+  return broken;
+}"""
+LONG_NAMES = [  # (first name, last name, gender): the longest a club brings
+    ("Maximiliane-Friederike", "von Hohenzollern-Sigmaringen", "f"),
+    ("Hans-Friedrich", "Müller-Lüdenscheidt", "m"),
+    ("Walburga", "Obermüller-Brunnhuber", "f"),
+    ("Bartholomäus", "Hinterseer", "m"),
+]
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1366", "360"])
+def test_names_in_the_category_cards_break_between_words(live_server, browser, viewport):
+    organizer = UserFactory(username="layout", password="secret-pass-123")
+    tournament = TournamentFactory(organizers=[organizer], rounds_total=6)
+    players = [
+        RegistrationFactory(
+            tournament=tournament, start_number=i + 1,
+            player=PlayerFactory(
+                first_name=LONG_NAMES[i % 4][0], last_name=LONG_NAMES[i % 4][1], gender=LONG_NAMES[i % 4][2],
+                club__name=["Kartenfreunde Oberschwaben-Allgäu", "Farbwechsel"][i % 2],
+            ),
+        )
+        for i in range(8)
+    ]
+    round_ = seated_round(tournament, players, status=Round.Status.OPEN)
+    for table in round_.tables.all():
+        seats = table.seats.order_by("position")
+        result_submit(
+            table=table, source=Submission.Source.ORGANIZER, user=organizer,
+            seats=[SeatReport(player_id=s.registration_id, points=p, went_out=p is None)
+                   for s, p in zip(seats, [None, "5", "12", "30"], strict=True)],
+        )
+    round_close(round_=round_, user=organizer)
+    page = logged_in(browser, live_server.url, viewport, "de-DE")
+    page.goto(live_server.url + reverse("organizer:standings", args=[tournament.pk]))
+    expect(page.locator("#category-women")).to_contain_text("Hohenzollern-Sigmaringen")
+    expect(page.locator("#club-ranking")).to_contain_text("Oberschwaben-Allgäu")
+    assert page.evaluate(BROKEN_WORDS) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
