@@ -8,7 +8,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tournament.fields import MoneyField
+from tournament.fields import BIRTH_YEAR_MESSAGES, MoneyField, NumberField, TextField
 from tournament.models import Payment
 
 
@@ -39,10 +39,11 @@ class PaymentForm(forms.Form):
 
 
 class WalkInForm(PaymentForm):
-    first_name = forms.CharField(label=_("First name"), max_length=80)
-    last_name = forms.CharField(label=_("Last name"), max_length=80)
-    club = forms.CharField(label=_("Club"), max_length=120, required=False)
-    birth_year = forms.IntegerField(label=_("Year of birth"), required=False)
+    first_name = TextField(label=_("First name"), max_length=80)
+    last_name = TextField(label=_("Last name"), max_length=80)
+    club = TextField(label=_("Club"), max_length=120, required=False)
+    birth_year = NumberField(label=_("Year of birth"), required=False, min_value=1900, max_value=2100,
+                             error_messages=BIRTH_YEAR_MESSAGES)
 
     field_order = ["first_name", "last_name", "club", "birth_year", "amount", "method", "paid"]
 

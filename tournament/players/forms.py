@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournament.fields import NumberField, TextField
+from tournament.fields import DateField, NumberField, RecordChoiceField, TextField
 from tournament.models import Player
 from tournament.uploads import LimitedUploadForm
 
@@ -18,7 +18,7 @@ class PlayerForm(forms.Form):
     first_name = TextField(label=_("First name"), max_length=80)
     last_name = TextField(label=_("Last name"), max_length=80)
     club = TextField(label=_("Club"), max_length=120, required=False)
-    birth_date = forms.DateField(
+    birth_date = DateField(
         label=_("Date of birth"),
         required=False,
         input_formats=DATE_INPUTS,
@@ -108,8 +108,8 @@ def merge_label(player: Player) -> str:
 class PlayerMergeForm(forms.Form):
     """Two records of the same person: the one to keep and the duplicate that disappears."""
 
-    keep = forms.ModelChoiceField(label=_("Keep"), queryset=Player.objects.none())
-    duplicate = forms.ModelChoiceField(label=_("Merge into it and remove"), queryset=Player.objects.none())
+    keep = RecordChoiceField(label=_("Keep"), queryset=Player.objects.none())
+    duplicate = RecordChoiceField(label=_("Merge into it and remove"), queryset=Player.objects.none())
 
     def __init__(self, *args: Any, players, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy
 
 from engine.rankings import AgeLimits
 from engine.series import SEASON_TIEBREAKS, rule_problems
+from tournament.fields import NumberField, RecordChoiceField, TextField
 from tournament.models import Series
 
 from .rules import season_rule
@@ -42,7 +43,7 @@ def season_tiebreak_choices() -> list[tuple[str, str]]:
 
 
 class SeriesForm(forms.ModelForm):
-    points_table_text = forms.CharField(
+    points_table_text = TextField(
         label=gettext_lazy("Points table"), required=False, max_length=400,
         help_text=gettext_lazy("Points for 1st, 2nd, … place, separated by hyphens, e.g. 25-20-16-13."),
     )
@@ -55,6 +56,7 @@ class SeriesForm(forms.ModelForm):
             "name", "points", "best_of", "min_evenings", "attendance_bonus", "free_misses", "miss_deduction",
             "members_only", "club_best", "club_value", "junior_under", "senior_from",
         ]
+        field_classes = {"name": TextField, **{name: NumberField for name in LIMITS}}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -99,7 +101,7 @@ class SeriesForm(forms.ModelForm):
 
 
 class SeriesJoinForm(forms.Form):
-    series = forms.ModelChoiceField(label=gettext_lazy("Series"), queryset=Series.objects.none())
+    series = RecordChoiceField(label=gettext_lazy("Series"), queryset=Series.objects.none())
 
     def __init__(self, *args: Any, queryset, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

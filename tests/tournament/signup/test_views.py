@@ -55,7 +55,7 @@ def test_full_tournament_puts_the_next_on_the_waiting_list_and_withdrawal_moves_
         ("club", "c" * 121, "at most 120 characters"),
         ("birth_year", "", "This field is required."),
         ("birth_year", "1899", "between 1900 and this year"),
-        ("birth_year", "abc", "Enter a whole number."),
+        ("birth_year", "abc", "Enter a whole number in digits 0-9."),
         ("email", "not-an-address", "Enter a valid email address."),
         ("phone", "call me", "phone number with digits only"),
         ("website", "http://spam.example", "This field must stay empty."),
