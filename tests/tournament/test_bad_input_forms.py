@@ -15,14 +15,14 @@ from dataclasses import dataclass
 import pytest
 from django.test import Client
 
-from tests.tournament.test_bad_input import (  # noqa: F401 (bad_world and world are fixtures)
+from tests.tournament.test_bad_input import (
     FORM_ERROR,
     MESSAGE_ERROR,
     BadWorld,
-    bad_world,
+    bad_world,  # noqa: F401 (a fixture)
     dump,
-    world,
 )
+from tests.tournament.urlmap import refreshed
 from tournament.models import Signup
 
 CONTROL_FORMULA = '\x01=HYPERLINK("http://x","klick")'
@@ -40,7 +40,9 @@ NUMBER = {
     "negative huge": "-99999999999999999999",
     "Arabic digits": "١٢",
 }
-DATETIME = {"year 1": "0001-01-01T00:00", "year 9999": "9999-12-31T23:59", "year 1 spaced": "0001-01-01 00:00"}
+DATETIME = {
+    "year 1": "0001-01-01T00:00", "year 9999": "9999-12-31T23:59", "year 1 spaced": "0001-01-01 00:00",
+}
 RECORD = {"31 digits": "1000000000000000000000000000000", "negative huge": "-99999999999999999999",
           "text": "eins"}
 
@@ -70,7 +72,8 @@ def series_data(w: BadWorld) -> dict:
     return {
         "name": "Jahreswertung", "points": "field", "points_table_text": "", "best_of": "5",
         "min_evenings": "0", "attendance_bonus": "0", "free_misses": "0", "miss_deduction": "0",
-        "tiebreak_order": "", "club_best": "3", "club_value": "sum", "junior_under": "18", "senior_from": "60",
+        "tiebreak_order": "", "club_best": "3", "club_value": "sum", "junior_under": "18",
+        "senior_from": "60",
     }
 
 
@@ -103,7 +106,8 @@ FORMS = [
                         "overrides": ""},
              text=("prize_table", "goods_prizes", "overrides"), numbers=("entry_fee", "payout_percent")),
     FormSpec("merge", t("players/merge/"),
-             lambda w: {"keep": str(w.registration.player_id), "duplicate": str(w.foreign_registration.player_id)},
+             lambda w: {"keep": str(w.registration.player_id),
+                        "duplicate": str(w.foreign_registration.player_id)},
              records=("keep", "duplicate")),
 ]
 
@@ -124,8 +128,15 @@ def cases():
                 yield pytest.param(spec, field, value, id=f"{spec.name}.{field}: {label}")
 
 
+@pytest.fixture
+def world(bad_world, db) -> BadWorld:  # noqa: F811 (bad_world is the imported fixture)
+    return refreshed(bad_world)
+
+
 @pytest.mark.parametrize(("spec", "field", "value"), list(cases()))
-def test_every_field_refuses_the_extremes_clearly_and_stores_nothing(world, organizer_client, spec, field, value):
+def test_every_field_refuses_the_extremes_clearly_and_stores_nothing(
+    world, organizer_client, spec, field, value
+):
     client = Client() if spec.anonymous else organizer_client
     data = spec.data(world)
     data[field] = [value] if isinstance(data.get(field), list) else value

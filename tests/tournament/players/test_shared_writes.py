@@ -49,7 +49,9 @@ def side(name: str, shared: Player) -> Side:
 
 @pytest.fixture
 def sides():
-    shared = PlayerFactory(first_name="Anna", last_name="Alt", club__name="UNO Süd", birth_year=None, gender="")
+    shared = PlayerFactory(
+        first_name="Anna", last_name="Alt", club__name="UNO Süd", birth_year=None, gender=""
+    )
     return side("alice", shared), side("bob", shared)
 
 
@@ -58,8 +60,8 @@ def snapshot(player_pk: int) -> dict:
 
 
 def typed(**changes) -> dict:
-    return {"first_name": "Anna", "last_name": "Alt", "club": "UNO Süd", "birth_date": "", "birth_year": "2001",
-            **changes}
+    data = {"first_name": "Anna", "last_name": "Alt", "club": "UNO Süd", "birth_date": ""}
+    return {**data, "birth_year": "2001", **changes}
 
 
 def edit(actor: Side) -> None:
@@ -112,7 +114,9 @@ def merge_own_into_shared(actor: Side) -> None:
     assert not Player.objects.filter(pk=actor.own.pk).exists()
 
 
-PATHS = [edit, add_typed, import_list, walk_in, signup_at_the_door, merge_shared_into_own, merge_own_into_shared]
+PATHS = [
+    edit, add_typed, import_list, walk_in, signup_at_the_door, merge_shared_into_own, merge_own_into_shared,
+]
 
 
 @pytest.mark.parametrize("path", PATHS, ids=[path.__name__ for path in PATHS])
