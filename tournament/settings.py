@@ -155,10 +155,14 @@ CACHES = {
         "LOCATION": str(VAR_DIR / "cache"),
     }
 }
-# Login attempts: after this many failures within the window, per address and per user name, the
-# form refuses further attempts until the window has passed.
+# Login attempts (tournament/views/auth.py): after LOGIN_FAILURE_LIMIT failures within the window, one
+# address may not try that user name again until the window has passed, and the name is slowed to one
+# attempt per LOGIN_SLOW_SECONDS from devices it never logged in on; one address may fail
+# LOGIN_ADDRESS_FAILURE_LIMIT times for any names.
 LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_FAILURE_WINDOW = int(os.environ.get("LOGIN_FAILURE_WINDOW", "300"))
+LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("LOGIN_ADDRESS_FAILURE_LIMIT", "20"))
+LOGIN_SLOW_SECONDS = int(os.environ.get("LOGIN_SLOW_SECONDS", "30"))
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
