@@ -39,8 +39,11 @@ DEBUG = env_bool("DEBUG")
 # The hall laptop is reached by phones through its LAN address, which nobody knows in advance.
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "*")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
-# The address printed in QR codes and shown on the table sheets; empty = the address of the request.
+# The address printed in QR codes, shown on the table sheets and mailed; empty = the address of the
+# request when Django checked its host (ALLOWED_HOSTS without "*") or it names this machine, else this
+# machine's network address on SERVER_PORT (tournament/qr.py).
 PUBLIC_BASE_URL = os.environ.get("PUBLIC_BASE_URL", "").rstrip("/")
+SERVER_PORT = int(os.environ.get("PORT", "8000"))
 
 # Behind a reverse proxy that terminates HTTPS (the server set-up, docs/deploy.md): redirect plain HTTP,
 # send cookies only over HTTPS, pin HTTPS with HSTS, and trust the proxy's X-Forwarded-Proto header.

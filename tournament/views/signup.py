@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.views import View
 
 from tournament import ratelimit
+from tournament.qr import absolute_url
 from tournament.signup import selectors
 from tournament.signup.forms import SignupForm
 from tournament.signup.mail import mail_status_link
@@ -62,7 +63,7 @@ class SignupView(View):
         except ValidationError as error:
             form.add_error(None, error)
             return render(request, TEMPLATE, signup_context(tournament, form), status=400)
-        mail_status_link(signup, request.build_absolute_uri(signup.get_status_url()))
+        mail_status_link(signup, absolute_url(signup.get_status_url(), request))
         return redirect(signup.get_status_url() + "?new=1")
 
 
@@ -74,7 +75,7 @@ class SignupStatusView(View):
             "tournament": signup.tournament,
             "signup": signup,
             "waiting_position": selectors.waiting_position(signup),
-            "status_url": self.request.build_absolute_uri(signup.get_status_url()),
+            "status_url": absolute_url(signup.get_status_url(), self.request),
             **extra,
         }
 

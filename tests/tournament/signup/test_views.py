@@ -33,6 +33,20 @@ def test_sign_up_shows_and_mails_the_private_link(client, tournament):
     assert mail.outbox[0].to == ["anna@example.org"]
 
 
+def test_a_forged_host_does_not_reach_the_mailed_link(client, tournament, settings, monkeypatch):
+    """#40 finding 5: with ALLOWED_HOSTS=* the mail's link is built from this machine's own address."""
+    from tournament import qr
+
+    settings.ALLOWED_HOSTS, settings.PUBLIC_BASE_URL, settings.SERVER_PORT = ["*"], "", 8000
+    monkeypatch.setattr(qr, "network_address", lambda: "192.168.1.23")
+    client.post(url(tournament), GOOD, HTTP_HOST="evil.example")
+    signup = Signup.objects.get()
+    assert "evil.example" not in mail.outbox[0].body
+    assert f"http://192.168.1.23:8000{signup.get_status_url()}" in mail.outbox[0].body
+    page = client.get(signup.get_status_url(), HTTP_HOST="evil.example").content.decode()
+    assert "evil.example" not in page
+
+
 def test_full_tournament_puts_the_next_on_the_waiting_list_and_withdrawal_moves_up(client, tournament):
     client.post(url(tournament), GOOD)
     client.post(url(tournament), {**GOOD, "first_name": "Ben", "email": ""})
