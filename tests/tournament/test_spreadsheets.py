@@ -24,7 +24,7 @@ from tournament.spreadsheets import FORMULA_STARTS, csv_bytes, safe_cell
 
 FORMULA_NAMES = [
     '\x01=HYPERLINK("http://x","klick")',
-    "\x00\x1b+SUM(A1:A9)",
+    "\x1b\x7f+SUM(A1:A9)",  # no NUL: PostgreSQL cannot store one (the unit test below has it)
     "\u200b=1+1",
     " \u202e@cmd",
     "\t-2+3",
@@ -45,7 +45,7 @@ def live_formula(cell: object) -> bool:
     return text.startswith(FORMULA_STARTS)
 
 
-@pytest.mark.parametrize("name", FORMULA_NAMES)
+@pytest.mark.parametrize("name", [*FORMULA_NAMES, "\x00=1+1"])
 def test_a_formula_after_invisible_characters_gets_the_apostrophe(name):
     cell = safe_cell(name)
     assert cell.startswith("'") and not live_formula(cell)
