@@ -17,13 +17,11 @@ from engine.rankings import (
     Category,
     GroupRow,
     GroupValue,
-    MemberScore,
     PlayerFacts,
     categories_of,
     category_ranking,
-    group_ranking,
 )
-from engine.series import EveningResult, SeasonRow, season_ranking
+from engine.series import EveningResult, SeasonRow, season_club_ranking, season_ranking
 from engine.standings import RoundResult, StandingsSettings, standing_places
 from tournament.models import Club, Player, Registration, Round, Series, SubmissionEntry, Tournament
 
@@ -181,11 +179,9 @@ def series_standings(series: Series) -> SeriesStandings:
     clubs = {player.club_id: player.club for player in players.values() if player.club_id}
     standings.clubs = [
         (group, clubs[group.group_id])
-        for group in group_ranking(
-            [MemberScore(line.player.pk, line.player.club_id, line.row.score) for line in ranked
-             if line.player.club_id],
-            best=series.club_best, higher_is_better=not rule.points.lower_is_better,
-            value=GroupValue(series.club_value),
+        for group in season_club_ranking(
+            rows, {pid: player.club_id for pid, player in players.items() if player.club_id}, rule,
+            best=series.club_best, value=GroupValue(series.club_value),
         )
     ]
     by_player = {line.player.pk: line for line in ranked}
