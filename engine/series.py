@@ -36,6 +36,10 @@ SEASON_TIEBREAKS: dict[str, str] = {
 }
 DEFAULT_SEASON_TIEBREAKS: tuple[str, ...] = ("wins", "best_evening")
 
+# A points table has at most this many places, each worth at most this many points (like the bonus).
+POINTS_TABLE_PLACES = 100
+POINTS_TABLE_MAX = 1000
+
 
 @dataclass(frozen=True)
 class SeasonRule:
@@ -71,6 +75,14 @@ def rule_problems(rule: SeasonRule) -> list[RuleProblem]:
         elif any(value < 0 for value in rule.table):
             problems.append(RuleProblem(
                 "points_table_negative", "table", gettext_noop("The points table has a negative value."),
+            ))
+        elif len(rule.table) > POINTS_TABLE_PLACES or any(value > POINTS_TABLE_MAX for value in rule.table):
+            problems.append(RuleProblem(
+                "points_table_range", "table",
+                gettext_noop(
+                    "The points table has at most %(places)s places of at most %(max)s points each."
+                ),
+                {"places": POINTS_TABLE_PLACES, "max": POINTS_TABLE_MAX},
             ))
         elif any(a < b for a, b in zip(rule.table, rule.table[1:], strict=False)):
             problems.append(RuleProblem(

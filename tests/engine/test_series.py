@@ -97,6 +97,8 @@ def test_ties_share_a_place_and_tiebreaks_decide():
         (SeasonRule(points=SeasonPoints.BY_TABLE), "points_table_missing"),
         (SeasonRule(points=SeasonPoints.BY_TABLE, table=(10, 12)), "points_table_order"),
         (SeasonRule(points=SeasonPoints.BY_TABLE, table=(10, -1)), "points_table_negative"),
+        (SeasonRule(points=SeasonPoints.BY_TABLE, table=(1001, 5)), "points_table_range"),
+        (SeasonRule(points=SeasonPoints.BY_TABLE, table=(1,) * 101), "points_table_range"),
         (SeasonRule(best_of=0), "best_of_range"),
         (SeasonRule(best_of=3, min_evenings=4), "min_above_best"),
         (SeasonRule(attendance_bonus=-1), "negative_setting"),

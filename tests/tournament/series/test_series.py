@@ -67,6 +67,7 @@ def test_only_series_organizers_add_evenings():
     [
         ({"points": "table", "points_table": []}, "points_table_missing"),
         ({"points": "table", "points_table": [10, 20]}, "points_table_order"),
+        ({"points": "table", "points_table": [int("9" * 399)]}, "points_table_range"),
         ({"best_of": 3, "min_evenings": 4}, "min_above_best"),
         ({"tiebreaks": ["coin"]}, "unknown_tiebreak"),
         ({"junior_under": 0}, "junior_limit_range"),
