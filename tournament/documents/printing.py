@@ -595,12 +595,16 @@ def cash_report_pdf(tournament: Tournament, *, request: HttpRequest | None = Non
 
 def series_standings_pdf(data, *, request: HttpRequest | None = None) -> bytes:
     """The season standings, the club ranking and the categories of a series (`SeriesStandings`)."""
-    from tournament.series.tables import season_rows
+    from tournament.series.tables import evening_cell, season_rows
 
     rows = season_rows(data)
+    running = data.running_pks
     for row in rows:
         row["cells"] = [
-            (row[f"e{evening.pk}"], evening.pk in row["counted"]) for evening in data.evenings
+            evening_cell(
+                row[f"e{evening.pk}"], counts=evening.pk in row["counted"], running=evening.pk in running
+            )
+            for evening in data.evenings
         ]
     context = {
         "data": data, "rows": rows, "landscape": len(data.evenings) > 6,
@@ -620,6 +624,7 @@ class Prize:
     club: str
     rank: int
     points: str
+    marker: str = ""  # "provisional, evening 3 is running" while the season has a running evening
 
     @property
     def name_size(self) -> str:
@@ -658,13 +663,13 @@ def season_prizes(data, *, top: int = 3) -> list[Prize]:
     title = _("Season ranking")
     prizes = [
         Prize(title, data.series.name, when, line.player.name, line.player.club_name, line.row.rank,
-              _points_text(line.row.score, minus=minus))
+              _points_text(line.row.score, minus=minus), data.marker)
         for line in data.lines if line.row.ranked and line.row.rank <= top
     ]
     for category, rows in data.categories.items():
         prizes += [
             Prize(_(CATEGORY_PRIZES[category]), data.series.name, when, line.player.name,
-                  line.player.club_name, rank, _points_text(line.row.score, minus=minus))
+                  line.player.club_name, rank, _points_text(line.row.score, minus=minus), data.marker)
             for rank, _shared, line in rows if rank == 1
         ]
     return prizes
