@@ -206,7 +206,7 @@ class PlayerFacts:
     player_id: int
     gender: str = ""
     born: tuple[int, int, int] | None = None
-    member: bool = True
+    member: bool | None = None  # None: not known, in neither Members nor Guests
     newcomer: bool = False
 
 
@@ -225,7 +225,8 @@ def categories_of(
         found.add(Category.SENIOR)
     if facts.newcomer:
         found.add(Category.NEWCOMER)
-    found.add(Category.MEMBER if facts.member else Category.GUEST)
+    if facts.member is not None:
+        found.add(Category.MEMBER if facts.member else Category.GUEST)
     return frozenset(found)
 
 

@@ -68,7 +68,11 @@ class Player(models.Model):
     })
     # Optional, never required: only for the category rankings.
     gender = models.CharField(_("gender"), max_length=1, choices=GENDER_CHOICES, blank=True)
-    member = models.BooleanField(_("club member"), default=True, help_text=_("Guests are not members."))
+    # None: not asked. Never assumed: a default would put everybody in the category Members (or Guests),
+    # which then says nothing; a player whose membership is not known is in neither.
+    member = models.BooleanField(
+        _("club member"), null=True, blank=True, default=None, help_text=_("Guests are not members."),
+    )
 
     class Meta:
         ordering = ["last_name", "first_name"]
@@ -448,6 +452,7 @@ class Signup(models.Model):
     birth_year = models.PositiveSmallIntegerField(_("year of birth"))
     email = models.EmailField(_("e-mail"), blank=True)
     phone = models.CharField(_("phone"), max_length=40, blank=True)
+    member = models.BooleanField(_("club member"), null=True, blank=True, default=None)
     status = models.CharField(_("status"), max_length=10, choices=Status.choices)
     # Order on the waiting list (and of sign-up): smaller first; the organizer may move people.
     queue = models.PositiveIntegerField(_("order"))

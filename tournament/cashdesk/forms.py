@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.fields import MoneyField
 from tournament.models import Payment
+from tournament.players.forms import MembershipField
 
 
 class PaymentForm(forms.Form):
@@ -43,8 +44,9 @@ class WalkInForm(PaymentForm):
     last_name = forms.CharField(label=_("Last name"), max_length=80)
     club = forms.CharField(label=_("Club"), max_length=120, required=False)
     birth_year = forms.IntegerField(label=_("Year of birth"), required=False)
+    membership = MembershipField()
 
-    field_order = ["first_name", "last_name", "club", "birth_year", "amount", "method", "paid"]
+    field_order = ["first_name", "last_name", "club", "birth_year", "membership", "amount", "method", "paid"]
 
     def clean_birth_year(self):
         year = self.cleaned_data["birth_year"]
@@ -59,5 +61,5 @@ class WalkInForm(PaymentForm):
         return {
             "first_name": " ".join(data["first_name"].split()),
             "last_name": " ".join(data["last_name"].split()),
-            "club_name": data["club"], "birth_year": data["birth_year"],
+            "club_name": data["club"], "birth_year": data["birth_year"], "member": data["membership"],
         }

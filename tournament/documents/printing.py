@@ -22,7 +22,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from engine.cards import get_deck
 from engine.printing import LocalFileFetcher, render_pdf
@@ -651,9 +651,23 @@ def _points_text(value, *, minus: bool) -> str:
     return text % {"points": value}
 
 
+# The grammatical gender of a category prize's title ("Beste Seniorin", "Bester Senior"); a player
+# whose gender is not given (or diverse) gets a wording that assumes none ("Beste Platzierung: Senioren").
+PRIZE_CONTEXTS = {"f": "female", "m": "male"}
+
+
+def prize_title(category, gender: str) -> str:
+    """The title of a category certificate for a player of `gender` (Player.gender, "" when unknown)."""
+    from engine.rankings import CATEGORY_PRIZES, Category
+
+    message = CATEGORY_PRIZES[category]
+    if category in (Category.WOMEN, Category.MEN):
+        return _(message)
+    return pgettext(PRIZE_CONTEXTS.get(gender, "gender not given"), message)
+
+
 def season_prizes(data, *, top: int = 3) -> list[Prize]:
     """The top places of the season, then the best of every category (shared places all get one)."""
-    from engine.rankings import CATEGORY_PRIZES
     from tournament.series.rules import season_rule
 
     minus = season_rule(data.series).points.lower_is_better
@@ -668,7 +682,7 @@ def season_prizes(data, *, top: int = 3) -> list[Prize]:
     ]
     for category, rows in data.categories.items():
         prizes += [
-            Prize(_(CATEGORY_PRIZES[category]), data.series.name, when, line.player.name,
+            Prize(prize_title(category, line.player.gender), data.series.name, when, line.player.name,
                   line.player.club_name, rank, _points_text(line.row.score, minus=minus), data.marker)
             for rank, _shared, line in rows if rank == 1
         ]
@@ -678,14 +692,13 @@ def season_prizes(data, *, top: int = 3) -> list[Prize]:
 def category_prizes(tournament: Tournament, rankings) -> list[Prize]:
     """The best of every category of one evening (`TournamentRankings`): the place printed is the one
     within the category."""
-    from engine.rankings import CATEGORY_PRIZES
-
     minus = tournament.scoring == ScoringFormat.MINUS_POINTS
     when = f"{tournament.date:%d.%m.%Y}"
     return [
-        Prize(_(CATEGORY_PRIZES[category]), tournament.name, when, line.player.name, line.player.club_name,
-              rank, _points_text(line.row.total, minus=minus))
-        for category, rows in rankings.categories.items()
+        Prize(prize_title(category, line.player.gender), tournament.name, when, line.player.name,
+              line.player.club_name, rank, _points_text(line.row.total, minus=minus))
+        # A category every player is in (all members) would only crown the evening's winner again.
+        for category, rows in rankings.listed_categories.items()
         for rank, _shared, line in rows if rank == 1
     ]
 

@@ -58,6 +58,8 @@ class SeriesStandings:
     clubs: list[tuple[GroupRow, Club]]
     categories: dict[Category, list[tuple[int, bool, SeasonLine]]] = field(default_factory=dict)
     rule_text: list[str] = field(default_factory=list)
+    # Categories every ranked player is in (all members): named, not listed again.
+    whole_field: list[Category] = field(default_factory=list)
     # Evenings whose points are in but which are not finished (docs/rules.md §3): their points may change.
     running: list[Tournament] = field(default_factory=list)
 
@@ -193,7 +195,7 @@ def series_standings(series: Series, *, public_only: bool = False) -> SeriesStan
         player.pk: player
         for player in Player.objects.filter(pk__in={r.player_id for r in results}).select_related("club")
     } if results else {}
-    members = {pid for pid, player in players.items() if player.member}
+    members = {pid for pid, player in players.items() if player.member is True}
     rows = season_ranking(results, [evening.pk for evening in evenings], rule, members=members)
     first_evening: dict[int, int] = {}
     order = {evening.pk: index for index, evening in enumerate(evenings)}
@@ -202,15 +204,17 @@ def series_standings(series: Series, *, public_only: bool = False) -> SeriesStan
         if known is None or order[result.evening] < order[known]:
             first_evening[result.player_id] = result.evening
     limits = age_limits(series)
-    # Ages on the season's first evening; newcomers: joined the season after its first evening.
+    # Ages on the season's first evening; newcomers: joined the season after its first evening with
+    # results (an evening nobody has played yet makes nobody new).
     day = evenings[0].date if evenings else None
+    first_held = min(first_evening.values(), key=order.__getitem__, default=None)
     lines = []
     running_pks = {evening.pk for evening in running}
     for row in rows:
         player = players[row.player_id]
         facts = PlayerFacts(
             player_id=player.pk, gender=player.gender, born=player.born, member=player.member,
-            newcomer=bool(evenings) and first_evening.get(player.pk) != evenings[0].pk,
+            newcomer=first_evening.get(player.pk) != first_held,
         )
         lines.append(SeasonLine(
             row=row, player=player, categories=categories_of(facts, day, limits),
@@ -234,7 +238,9 @@ def series_standings(series: Series, *, public_only: bool = False) -> SeriesStan
     for category in Category:
         chosen = [line.player.pk for line in ranked if category in line.categories]
         placed = category_ranking(overall, chosen)
-        if placed:
+        if placed and len(placed) == len(ranked):
+            standings.whole_field.append(category)  # its ranking would repeat the season's: named only
+        elif placed:
             standings.categories[category] = [
                 (row.rank, row.shared, by_player[row.player_id]) for row in placed
             ]

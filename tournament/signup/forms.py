@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.fields import NumberField
 from tournament.models import Tournament
+from tournament.players.forms import MembershipField
 
 PHONE = re.compile(r"^\+?[0-9 ()/\-]{6,30}$")
 
@@ -21,6 +22,7 @@ class SignupForm(forms.Form):
     birth_year = forms.IntegerField(label=_("Year of birth"))
     email = forms.EmailField(label=_("E-mail (optional)"), required=False)
     phone = forms.CharField(label=_("Phone (optional)"), max_length=40, required=False)
+    membership = MembershipField(label=_("Are you a member of the organizing club?"))
     # Hidden from people by CSS; a bot filling every field gives itself away.
     website = forms.CharField(label=_("Leave this field empty"), required=False)
 
@@ -61,6 +63,7 @@ class SignupForm(forms.Form):
     def signup_data(self) -> dict:
         data = dict(self.cleaned_data)
         data.pop("website")
+        data["member"] = data.pop("membership")
         return data
 
 

@@ -11,7 +11,7 @@ from tournament.models import AuditEntry, Signup
 pytestmark = pytest.mark.django_db
 
 GOOD = {"first_name": "Anna", "last_name": "Alt", "club": "UNO Club", "birth_year": "1980",
-        "email": "anna@example.org", "phone": "", "website": ""}
+        "membership": "member", "email": "anna@example.org", "phone": "", "website": ""}
 
 
 @pytest.fixture
@@ -103,3 +103,15 @@ def test_csrf_is_required():
     client = Client(enforce_csrf_checks=True)
     assert client.post(url(tournament), GOOD).status_code == 403
     assert Signup.objects.count() == 0
+
+
+def test_the_sign_up_asks_for_membership(client, tournament):
+    """Issue #42, 6: member or guest is a required choice of the public form, stored with the sign-up."""
+    refused = client.post(url(tournament), {**GOOD, "membership": ""})
+    assert refused.status_code == 400 and "Please choose club member or guest." in refused.content.decode()
+    assert not Signup.objects.exists()
+    page = client.get(url(tournament)).content.decode()
+    assert 'name="membership" value="member"' in page and 'name="membership" value="guest"' in page
+    assert "checked" not in page.split('name="membership"')[1].split(">")[0]  # nothing chosen beforehand
+    client.post(url(tournament), {**GOOD, "membership": "guest"})
+    assert Signup.objects.get().member is False
