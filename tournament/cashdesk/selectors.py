@@ -87,3 +87,11 @@ def cash_report(tournament: Tournament) -> CashReport:
 
 def paying_players(tournament: Tournament) -> int:
     return Payment.objects.filter(tournament=tournament, amount_cents__gt=0).count()
+
+
+def fees_taken(tournament: Tournament) -> tuple[int, int]:
+    """(paying players, entry fees actually collected in cents), in one query."""
+    totals = Payment.objects.filter(tournament=tournament).aggregate(
+        paying=Count("pk", filter=Q(amount_cents__gt=0)), collected=Sum("amount_cents"),
+    )
+    return totals["paying"], totals["collected"] or 0
