@@ -29,7 +29,7 @@ from engine.printing import LocalFileFetcher, render_pdf
 from engine.roles import table_roles
 from engine.scoring import ScoringFormat
 from engine.standings import TIEBREAKS
-from tournament.cashdesk.selectors import cash_report
+from tournament.cashdesk.selectors import cash_record, cash_report
 from tournament.models import Registration, Round, Seat, Tournament
 from tournament.prizes.selectors import PrizeList, has_prizes, prize_list
 from tournament.qr import absolute_url
@@ -588,6 +588,12 @@ def cash_report_pdf(tournament: Tournament, *, request: HttpRequest | None = Non
     context = {"tournament": tournament, "report": cash_report(tournament)}
     html = render_to_string("print/cash_report.html", context, request=request)
     return html_to_pdf(html)
+
+
+def cash_record_pdf(tournament: Tournament, *, request: HttpRequest | None = None) -> bytes:
+    """The cash record the treasurer signs (`cashdesk.selectors.cash_record`)."""
+    context = {"tournament": tournament, "record": cash_record(tournament)}
+    return html_to_pdf(render_to_string("print/cash_record.html", context, request=request))
 
 
 # --- Series: season standings, season and category certificates -------------------------------
