@@ -148,7 +148,7 @@ def test_thirty_sign_ups_for_24_places_to_the_prize_list(live_server, context, s
     shot(page, "prizes-1366")
     text = pdf_text(page.request.get(f"{base}/print/{tournament.pk}/standings.pdf"), "standings.pdf")
     assert "Prize list" in text and "UNO Deluxe" in text
-    assert "Prize pot 150.00 € from 25 paying players" in text
+    assert "Prize pot 150.00 € from the entry fees collected (200.00 €)" in text  # 25 paid 8 €, 75 %
     projector = context.new_page()
     projector.goto(f"{base}/p/{tournament.pk}/projector/?show=prizes")
     expect(projector.locator("#stage")).to_have_attribute("data-slide", "prizes")
