@@ -134,8 +134,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CAPTAIN_WRONG_TOKENS_ALLOWED = int(os.environ.get("CAPTAIN_WRONG_TOKENS_ALLOWED", "20"))
 CAPTAIN_WRONG_TOKEN_WINDOW = int(os.environ.get("CAPTAIN_WRONG_TOKEN_WINDOW", "600"))
-# Public sign-up: sign-up attempts per client address and window (seconds).
-SIGNUPS_PER_ADDRESS = int(os.environ.get("SIGNUPS_PER_ADDRESS", "20"))
+# Public sign-up: sign-up attempts per client address and window (seconds). A club signs up over its
+# hall's Wi-Fi from one public address, so the address limit is high; the same name more often than
+# SIGNUPS_PER_NAME in the window is refused, besides the honeypot and the duplicate warning
+# (docs/deploy.md, "Public sign-up").
+SIGNUPS_PER_ADDRESS = int(os.environ.get("SIGNUPS_PER_ADDRESS", "200"))
+SIGNUPS_PER_NAME = int(os.environ.get("SIGNUPS_PER_NAME", "3"))
 SIGNUP_WINDOW = int(os.environ.get("SIGNUP_WINDOW", "3600"))
 # The registrant's private link is mailed with this backend (printed to the console by default).
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")

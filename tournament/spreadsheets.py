@@ -88,3 +88,11 @@ def workbook_bytes(workbook) -> bytes:
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
+
+
+class DecimalComma(Decimal):
+    """A number cell written with a decimal comma ("8,50", "-3,00"), as a German spreadsheet reads a
+    number from CSV. Still a number to `safe_cell` (never taken for a formula, however it starts)."""
+
+    def __str__(self) -> str:
+        return format(self, "f").replace(".", ",")

@@ -65,7 +65,7 @@ def t(path: str) -> Callable[[BadWorld], str]:
 
 def signup_data(w: BadWorld) -> dict:
     return {"first_name": "Sara", "last_name": "Signup", "club": "", "birth_year": "1990",
-            "email": "", "phone": "", "website": ""}
+            "email": "", "phone": "", "website": "", "membership": "member"}
 
 
 def series_data(w: BadWorld) -> dict:
@@ -90,7 +90,7 @@ FORMS = [
              numbers=("signup_capacity",), datetimes=("signup_deadline",)),
     FormSpec("walk-in", t("door/walk-in/"),
              lambda w: {"first_name": "Wanda", "last_name": "Walk", "club": "", "birth_year": "",
-                        "amount": "8", "method": "cash", "paid": "on"},
+                        "amount": "8", "method": "cash", "paid": "on", "membership": "guest"},
              text=("first_name", "last_name", "club"), numbers=("birth_year", "amount")),
     FormSpec("door payment", lambda w: f"/{w.tournament.pk}/door/players/{w.registration.pk}/",
              lambda w: {"amount": "8", "method": "cash", "paid": "on"}, numbers=("amount",)),

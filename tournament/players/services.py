@@ -105,10 +105,12 @@ def _registrations_of(player: Player, tournaments: list[Tournament]) -> list[Reg
 def player_find_or_create(
     *, first_name: str, last_name: str, club_name: str = "", birth_date: date | None = None,
     birth_year: int | None = None, tournament: Tournament | None = None, user=None,
+    member: bool | None = None,
 ) -> Player:
     """A player typed again (same name and club) is the same person: their record is reused.
 
-    Birth data typed for a found record changes it only by the module's rule (`_player_change`)."""
+    Birth data (and a membership given, `member`; None leaves it as it is) typed for a found record
+    changes it only by the module's rule (`_player_change`)."""
     first_name, last_name = " ".join(first_name.split()), " ".join(last_name.split())
     club = club_get_or_create(club_name)
     if birth_date and not birth_year:
@@ -119,12 +121,14 @@ def player_find_or_create(
     if player is None:
         player = Player(
             first_name=first_name, last_name=last_name, club=club,
-            birth_date=birth_date, birth_year=birth_year,
+            birth_date=birth_date, birth_year=birth_year, member=member,
         )
         player.full_clean()
         player.save()
         return player
     values = {"birth_date": birth_date or player.birth_date, "birth_year": birth_year or player.birth_year}
+    if member is not None:
+        values["member"] = member
     if tournament is None:  # no tournament to decide for: never change a record found by name
         unchanged = all(getattr(player, name) == value for name, value in values.items())
         return player if unchanged else _new_player(player, values)
@@ -154,12 +158,13 @@ def registration_snapshot(reg: Registration) -> dict[str, Any]:
 def player_register(
     *, tournament: Tournament, user, first_name: str, last_name: str, club_name: str = "",
     birth_date: date | None = None, birth_year: int | None = None, check_in: bool = False,
+    member: bool | None = None,
 ) -> Registration:
     # Lock the tournament row so two organizers adding players cannot take the same start number.
     Tournament.objects.select_for_update().get(pk=tournament.pk)
     player = player_find_or_create(
         first_name=first_name, last_name=last_name, club_name=club_name,
-        birth_date=birth_date, birth_year=birth_year, tournament=tournament, user=user,
+        birth_date=birth_date, birth_year=birth_year, tournament=tournament, user=user, member=member,
     )
     return _register(tournament=tournament, user=user, player=player, check_in=check_in)
 

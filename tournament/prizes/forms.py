@@ -8,7 +8,7 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from engine.prizes import TableKind
+from engine.prizes import PotBasis, TableKind
 from tournament.fields import MoneyField, NumberField, TextField
 from tournament.models import Tournament
 
@@ -25,6 +25,10 @@ class PrizeSettingsForm(forms.Form):
     )
     payout_percent = NumberField(label=_("Paid out (percent of the entry fees)"), min_value=0,
                                         max_value=100)
+    pot_basis = forms.ChoiceField(
+        label=_("Prize pot from"), choices=Tournament.POT_BASIS_CHOICES, required=False,
+        widget=forms.RadioSelect, help_text=_("Empty: the entry fees actually collected."),
+    )
     prize_kind = forms.ChoiceField(label=_("Prize table"), choices=Tournament.PRIZE_KIND_CHOICES)
     prize_table = TextField(
         label=_("Prizes by place"), required=False, max_length=400,
@@ -49,7 +53,7 @@ class PrizeSettingsForm(forms.Form):
     def initial_for(cls, tournament: Tournament) -> dict:
         return {
             "entry_fee": Decimal(tournament.entry_fee_cents) / 100,
-            "payout_percent": tournament.payout_percent,
+            "payout_percent": tournament.payout_percent, "pot_basis": tournament.pot_basis,
             "prize_kind": tournament.prize_kind,
             "prize_table": "/".join(str(value) for value in tournament.prize_table),
             "shared_places": tournament.shared_places,
@@ -108,5 +112,5 @@ class PrizeSettingsForm(forms.Form):
             "entry_fee_cents": int(data["entry_fee"] * 100), "payout_percent": data["payout_percent"],
             "prize_kind": data["prize_kind"], "prize_table": data["prize_table"],
             "shared_places": data["shared_places"], "goods_prizes": data["goods_prizes"],
-            "prize_overrides": data["overrides"],
+            "prize_overrides": data["overrides"], "pot_basis": data["pot_basis"] or PotBasis.COLLECTED,
         }

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.fields import BIRTH_YEAR_MESSAGES, DateTimeField, EmailField, NumberField, TextField
 from tournament.models import Tournament
+from tournament.players.forms import MembershipField
 
 CAPACITY = (1, 2000)
 PHONE = re.compile(r"^\+?[0-9 ()/\-]{6,30}$")
@@ -23,6 +24,7 @@ class SignupForm(forms.Form):
                              error_messages=BIRTH_YEAR_MESSAGES)
     email = EmailField(label=_("E-mail (optional)"), required=False)
     phone = TextField(label=_("Phone (optional)"), max_length=40, required=False)
+    membership = MembershipField(label=_("Are you a member of the organizing club?"))
     # Hidden from people by CSS; a bot filling every field gives itself away.
     website = TextField(label=_("Leave this field empty"), required=False, max_length=200)
 
@@ -63,6 +65,7 @@ class SignupForm(forms.Form):
     def signup_data(self) -> dict:
         data = dict(self.cleaned_data)
         data.pop("website")
+        data["member"] = data.pop("membership")
         return data
 
 

@@ -196,6 +196,15 @@ class CashReportPdfView(TournamentOrganizerMixin, View):
         return pdf_response(pdf, printing.file_name(self.tournament, _("cash report")))
 
 
+class CashRecordPdfView(TournamentOrganizerMixin, View):
+    """The cash record the treasurer signs: float, payments, reduced fees, prizes handed over, the count."""
+
+    def get(self, request, tournament_pk: int):
+        pdf = printing.cash_record_pdf(self.tournament, request=request)
+        name = printing.file_name(self.tournament, f"{self.tournament.date:%Y-%m-%d}", _("cash record"))
+        return pdf_response(pdf, name)
+
+
 class SeriesPdfMixin(TournamentOrganizerMixin):
     def series_data(self):
         return series_standings_of(self.tournament)

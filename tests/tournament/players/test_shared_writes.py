@@ -82,7 +82,7 @@ def import_list(actor: Side) -> None:
 
 
 def walk_in(actor: Side) -> None:
-    data = {**typed(), "amount": "8", "method": "cash", "paid": "on"}
+    data = {**typed(), "amount": "8", "method": "cash", "paid": "on", "membership": "member"}
     actor.client.post(reverse("organizer:door_walk_in", args=[actor.fresh.pk]), data)
     assert actor.fresh.registrations.get(player__first_name="Anna").player.birth_year == 2001
 

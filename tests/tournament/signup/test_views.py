@@ -11,7 +11,7 @@ from tournament.models import AuditEntry, Signup
 pytestmark = pytest.mark.django_db
 
 GOOD = {"first_name": "Anna", "last_name": "Alt", "club": "UNO Club", "birth_year": "1980",
-        "email": "anna@example.org", "phone": "", "website": ""}
+        "membership": "member", "email": "anna@example.org", "phone": "", "website": ""}
 
 
 @pytest.fixture
@@ -117,3 +117,41 @@ def test_csrf_is_required():
     client = Client(enforce_csrf_checks=True)
     assert client.post(url(tournament), GOOD).status_code == 403
     assert Signup.objects.count() == 0
+
+
+def test_the_sign_up_asks_for_membership(client, tournament):
+    """Issue #42, 6: member or guest is a required choice of the public form, stored with the sign-up."""
+    refused = client.post(url(tournament), {**GOOD, "membership": ""})
+    assert refused.status_code == 400 and "Please choose club member or guest." in refused.content.decode()
+    assert not Signup.objects.exists()
+    page = client.get(url(tournament)).content.decode()
+    assert 'name="membership" value="member"' in page and 'name="membership" value="guest"' in page
+    assert "checked" not in page.split('name="membership"')[1].split(">")[0]  # nothing chosen beforehand
+    client.post(url(tournament), {**GOOD, "membership": "guest"})
+    assert Signup.objects.get().member is False
+
+
+def test_a_club_signs_up_over_the_halls_one_address():
+    """Issue #42, 10: thirty members of a club sign up from one public address, none is stopped."""
+    tournament = TournamentFactory(signup_open=True, signup_capacity=24)
+    client = Client(REMOTE_ADDR="203.0.113.7")
+    answers = [
+        client.post(url(tournament), {**GOOD, "first_name": f"Mitglied{n:02d}", "email": ""}).status_code
+        for n in range(30)
+    ]
+    assert answers == [302] * 30
+    assert Signup.objects.filter(status="confirmed").count() == 24
+    assert Signup.objects.filter(status="waiting").count() == 6
+
+
+def test_the_same_name_is_limited_per_tournament(client, tournament, settings):
+    settings.SIGNUPS_PER_NAME = 3
+    for _attempt in range(3):
+        assert client.post(url(tournament), {**GOOD, "email": ""}).status_code == 302
+    again = client.post(url(tournament), {**GOOD, "first_name": " anna ", "last_name": "ALT", "email": ""})
+    assert again.status_code == 429
+    assert "This name has been signed up too often" in again.content.decode()
+    assert Signup.objects.count() == 3
+    assert client.post(url(tournament), {**GOOD, "first_name": "Berta"}).status_code == 302
+    other = TournamentFactory(signup_open=True)
+    assert client.post(url(other), GOOD).status_code == 302  # another evening counts on its own
