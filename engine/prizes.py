@@ -22,6 +22,13 @@ class SharedPlaces(StrEnum):
     BOTH_FULL = "full"  # each gets the prize of the best place they occupy
 
 
+class PotBasis(StrEnum):
+    """What the pot is a percentage of."""
+
+    COLLECTED = "collected"  # the entry fees actually taken (reduced and waived fees as they were paid)
+    NOMINAL = "nominal"  # the entry fee times the paying players
+
+
 class TableKind(StrEnum):
     PERCENT = "percent"  # each row a percentage of the pot
     FIXED = "fixed"  # each row an amount in whole euros
@@ -41,6 +48,13 @@ def pot(*, fee_cents: int, paying_players: int, payout_percent: int) -> int:
     if fee_cents < 0 or paying_players < 0 or not 0 <= payout_percent <= 100:
         raise ValueError("fee, players and percentage must be non-negative, the percentage at most 100")
     return fee_cents * paying_players * payout_percent // 100
+
+
+def pot_of_collected(*, collected_cents: int, payout_percent: int) -> int:
+    """The payout percentage of the entry fees actually taken, in cents (rounded down to a cent)."""
+    if collected_cents < 0 or not 0 <= payout_percent <= 100:
+        raise ValueError("the amount must be non-negative, the percentage between 0 and 100")
+    return collected_cents * payout_percent // 100
 
 
 def place_prizes(*, pot_cents: int, kind: TableKind, table: Sequence[int]) -> list[int]:

@@ -51,11 +51,20 @@ class GroupValue(StrEnum):
 
 @dataclass(frozen=True)
 class MemberScore:
-    """One player's result inside a group (a club or a team)."""
+    """One player's result inside a group (a club or a team).
+
+    `place`: the player's place in the ranking the score comes from (the evening's standings, the
+    season ranking); a group's best K are its K best placed, so a rule that ranks a player behind
+    others (fewer evenings, missed rounds) is the rule the group follows too. Without a place, the
+    scores decide. `counted`: how many evenings make the score where fewer rank after more (minus
+    points, docs/rules.md §8): a group's counted evenings are compared before its value.
+    """
 
     player_id: int
     group_id: int
     score: int
+    place: int | None = None
+    counted: int = 0
 
 
 @dataclass(frozen=True)
@@ -84,31 +93,38 @@ def group_ranking(
     if best is not None and best < 1:
         raise ValueError("best must be at least 1")
     sign = -1 if higher_is_better else 1
-    members: dict[int, dict[int, int]] = {}
+
+    def order(entry: MemberScore) -> tuple[int, int, int, int]:
+        """Best first: the place, then more counted evenings, then the score."""
+        return (entry.place if entry.place is not None else 0, -entry.counted, sign * entry.score,
+                entry.player_id)
+
+    members: dict[int, dict[int, MemberScore]] = {}
     for entry in scores:
         row = members.setdefault(entry.group_id, {})
         old = row.get(entry.player_id)
-        # A player counted twice keeps their better score, whatever the input order.
-        if old is None or sign * entry.score < sign * old:
-            row[entry.player_id] = entry.score
+        # A player counted twice keeps their better result, whatever the input order.
+        if old is None or order(entry) < order(old):
+            row[entry.player_id] = entry
     computed = []
     for group_id, row in members.items():
-        ordered = sorted(row.items(), key=lambda item: (sign * item[1], item[0]))
+        ordered = sorted(row.values(), key=order)
         taken = ordered if best is None else ordered[:best]
-        total = sum(score for _, score in taken)
+        total = sum(entry.score for entry in taken)
         amount = Fraction(total, len(taken)) if value is GroupValue.AVERAGE else Fraction(total)
         complete = best is None or len(taken) == best
-        computed.append((group_id, amount, complete, tuple(pid for pid, _ in taken), len(row)))
+        counted = sum(entry.counted for entry in taken)
+        computed.append((group_id, amount, complete, tuple(e.player_id for e in taken), len(row), counted))
 
     def key(item):
-        _, amount, complete, taken, _members = item
-        return (0 if complete else 1, 0 if complete else -len(taken), sign * amount)
+        _, amount, complete, taken, _members, counted = item
+        return (0 if complete else 1, 0 if complete else -len(taken), -counted, sign * amount)
 
     return [
         GroupRow(
             group_id=g, rank=rank, shared=shared, value=amount, complete=complete, counted=taken, members=n
         )
-        for rank, shared, (g, amount, complete, taken, n) in place(computed, key, lambda item: item[0])
+        for rank, shared, (g, amount, complete, taken, n, _c) in place(computed, key, lambda item: item[0])
     ]
 
 
@@ -190,7 +206,7 @@ class PlayerFacts:
     player_id: int
     gender: str = ""
     born: tuple[int, int, int] | None = None
-    member: bool = True
+    member: bool | None = None  # None: not known, in neither Members nor Guests
     newcomer: bool = False
 
 
@@ -209,7 +225,8 @@ def categories_of(
         found.add(Category.SENIOR)
     if facts.newcomer:
         found.add(Category.NEWCOMER)
-    found.add(Category.MEMBER if facts.member else Category.GUEST)
+    if facts.member is not None:
+        found.add(Category.MEMBER if facts.member else Category.GUEST)
     return frozenset(found)
 
 

@@ -9,12 +9,12 @@ tie-breaks. Pure functions, plain data in and out.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .i18n import gettext_noop
-from .rankings import place
+from .rankings import GroupRow, GroupValue, MemberScore, group_ranking, place
 
 
 class SeasonPoints(StrEnum):
@@ -35,6 +35,10 @@ SEASON_TIEBREAKS: dict[str, str] = {
     "attended": gettext_noop("Evenings played"),
 }
 DEFAULT_SEASON_TIEBREAKS: tuple[str, ...] = ("wins", "best_evening")
+
+# A points table has at most this many places, each worth at most this many points (like the bonus).
+POINTS_TABLE_PLACES = 100
+POINTS_TABLE_MAX = 1000
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,14 @@ def rule_problems(rule: SeasonRule) -> list[RuleProblem]:
         elif any(value < 0 for value in rule.table):
             problems.append(RuleProblem(
                 "points_table_negative", "table", gettext_noop("The points table has a negative value."),
+            ))
+        elif len(rule.table) > POINTS_TABLE_PLACES or any(value > POINTS_TABLE_MAX for value in rule.table):
+            problems.append(RuleProblem(
+                "points_table_range", "table",
+                gettext_noop(
+                    "The points table has at most %(places)s places of at most %(max)s points each."
+                ),
+                {"places": POINTS_TABLE_PLACES, "max": POINTS_TABLE_MAX},
             ))
         elif any(a < b for a, b in zip(rule.table, rule.table[1:], strict=False)):
             problems.append(RuleProblem(
@@ -199,6 +211,32 @@ def season_ranking(
             wins=wins, ranked=ranked,
         ))
     return rows
+
+
+def season_club_ranking(
+    rows: Iterable[SeasonRow],
+    clubs: Mapping[int, int],
+    rule: SeasonRule,
+    *,
+    best: int | None,
+    value: GroupValue = GroupValue.SUM,
+) -> list[GroupRow]:
+    """The clubs of a season (`clubs`: player id → club id) by their best `best` ranked players.
+
+    A club's best K are its K best placed players in the season ranking, never those with the best
+    score: under minus points a member with fewer evenings has the smaller sum but ranks behind, and so
+    does their club (its counted evenings are compared before its value). A player missing an evening
+    never makes their club rank higher.
+    """
+    lower = rule.points.lower_is_better
+    return group_ranking(
+        [
+            MemberScore(row.player_id, clubs[row.player_id], row.score, place=row.rank,
+                        counted=len(row.counted) if lower else 0)
+            for row in rows if row.ranked and row.player_id in clubs
+        ],
+        best=best, higher_is_better=not lower, value=value,
+    )
 
 
 def places_of(totals: dict[int, int], *, lower_is_better: bool) -> dict[int, int]:

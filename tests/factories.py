@@ -47,6 +47,7 @@ class PlayerFactory(factory.django.DjangoModelFactory):
     last_name = factory.Sequence(lambda n: f"Spieler{n:03d}")
     club = factory.SubFactory(ClubFactory)
     birth_year = factory.Sequence(lambda n: 1950 + n % 60)
+    member = True  # a club's own players; a guest or a membership not asked is said where it matters
 
 
 class TournamentFactory(factory.django.DjangoModelFactory):

@@ -1,14 +1,22 @@
-"""Form fields for text and numbers: every form reads them through the app's one rule
+"""Form fields for text, numbers, dates and records: every form reads them through the app's one rule
 (`engine.text.clean_text`, `engine.numbers.parse_int`), the same the import, the restore and the
-engine use."""
+engine use.
+
+Every field a person can type into is one of these (tests/tournament/test_form_fields.py walks every
+form of the app): free text is a `TextField` (or `EmailField`), a number a `NumberField` with bounds,
+a date or a time a `DateField` / `DateTimeField` within `DATE_YEARS`, a choice of a record a
+`RecordChoiceField` that refuses an id no column can hold before asking the database.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.formats import get_format
 from django.utils.translation import gettext_lazy as _
 
@@ -23,6 +31,16 @@ NUMBER_MESSAGES = {
     "too_large": _("The number is too large (at most %(max)s)."),
 }
 
+
+DATE_MESSAGES = {
+    "date_range": _("Enter a date between %(low)s and %(high)s."),
+}
+# Dates anyone types (an evening, a deadline, a date of birth) lie in these years: a year 1 or 9999
+# would overflow the conversion to UTC or to the hall's time zone.
+DATE_YEARS = (1900, 2100)
+
+_BIRTH_YEAR = _("Please enter a year of birth between 1900 and this year.")
+BIRTH_YEAR_MESSAGES = {"min_value": _BIRTH_YEAR, "max_value": _BIRTH_YEAR}
 
 MONEY_MESSAGES = {
     "not_a_number": _('Enter an amount in euros, e.g. "8,50" or "8.50".'),
@@ -73,6 +91,15 @@ class TextField(forms.CharField):
         return cleaned_text(value, multiline=self.multiline)
 
 
+class EmailField(TextField, forms.EmailField):
+    """An e-mail address under the text rule: Django's own check lets control characters through in
+    a quoted local part (`"\\x01=…"@example.org`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", 254)
+        super().__init__(*args, **kwargs)
+
+
 class NumberField(forms.IntegerField):
     """An IntegerField that reads numbers as the engine does: ASCII digits only, bounded before int()."""
 
@@ -85,6 +112,23 @@ class NumberField(forms.IntegerField):
         elif self.max_value is not None:
             limit = max(abs(self.max_value), limit)
         return cleaned_number(value, max_value=limit)
+
+    def validate(self, value: int | None) -> None:
+        """The bounds hold even where a form sets them after the field was made (its validators are
+        made from the bounds at construction)."""
+        super().validate(value)
+        if value is None:
+            return
+        if self.min_value is not None and value < self.min_value:
+            raise ValidationError(
+                self.error_messages.get("min_value") or MinValueValidator.message,
+                code="min_value", params={"limit_value": self.min_value},
+            )
+        if self.max_value is not None and value > self.max_value:
+            raise ValidationError(
+                self.error_messages.get("max_value") or MaxValueValidator.message,
+                code="max_value", params={"limit_value": self.max_value},
+            )
 
 
 class MoneyField(forms.DecimalField):
@@ -114,3 +158,73 @@ class MoneyField(forms.DecimalField):
         if isinstance(value, (Decimal, int)) and not isinstance(value, bool):
             return f"{Decimal(value):.2f}".replace(".", get_format("DECIMAL_SEPARATOR"))
         return value
+
+
+def _check_year(value: dt.date | None, years: tuple[int, int]) -> None:
+    low, high = years
+    if value is not None and not low <= value.year <= high:
+        raise ValidationError(
+            DATE_MESSAGES["date_range"], code="date_range", params={"low": low, "high": high}
+        )
+
+
+class DateField(forms.DateField):
+    """A date within `years` (DATE_YEARS unless given)."""
+
+    def __init__(self, *args: Any, years: tuple[int, int] = DATE_YEARS, **kwargs: Any) -> None:
+        self.years = years
+        super().__init__(*args, **kwargs)
+
+    def to_python(self, value: Any) -> dt.date | None:
+        date = super().to_python(value)
+        _check_year(date, self.years)
+        return date
+
+
+class DateTimeField(forms.DateTimeField):
+    """A date and time within `years` (DATE_YEARS unless given): the year 1 in the hall's time zone
+    parses, but turning it into UTC for the database overflows (a 500, not a form error)."""
+
+    def __init__(self, *args: Any, years: tuple[int, int] = DATE_YEARS, **kwargs: Any) -> None:
+        self.years = years
+        super().__init__(*args, **kwargs)
+
+    def to_python(self, value: Any) -> dt.datetime | None:
+        moment = super().to_python(value)
+        _check_year(moment, self.years)
+        return moment
+
+
+MAX_RECORD_ID = 2**63 - 1  # the largest id a database column holds
+
+
+def _record_id(value: Any) -> Any:
+    """A submitted record id as the database may be asked for it; an id that is no number or larger
+    than any column holds is no choice (SQLite raises OverflowError for it, PostgreSQL DataError)."""
+    if value in (None, "") or hasattr(value, "_meta"):
+        return value
+    try:
+        return parse_int(str(value), max_value=MAX_RECORD_ID)
+    except NumberError:
+        return None
+
+
+class RecordChoiceField(forms.ModelChoiceField):
+    """A ModelChoiceField that refuses ids no column holds with its 'invalid_choice' message."""
+
+    def to_python(self, value: Any) -> Any:
+        if value not in self.empty_values and _record_id(value) is None:
+            raise ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
+        return super().to_python(value)
+
+
+class RecordsChoiceField(forms.ModelMultipleChoiceField):
+    """A ModelMultipleChoiceField that refuses ids no column holds with its 'invalid_choice' message."""
+
+    def _check_values(self, value: Any) -> Any:
+        for pk in value:
+            if _record_id(pk) is None:
+                raise ValidationError(
+                    self.error_messages["invalid_choice"], code="invalid_choice", params={"value": pk}
+                )
+        return super()._check_values(value)

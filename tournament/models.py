@@ -18,7 +18,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from engine.prizes import SharedPlaces, TableKind
+from engine.prizes import PotBasis, SharedPlaces, TableKind
 from engine.rankings import Gender, GroupValue
 from engine.scoring import EndRule, ScoringFormat
 from engine.seating import TableFill
@@ -68,7 +68,11 @@ class Player(models.Model):
     })
     # Optional, never required: only for the category rankings.
     gender = models.CharField(_("gender"), max_length=1, choices=GENDER_CHOICES, blank=True)
-    member = models.BooleanField(_("club member"), default=True, help_text=_("Guests are not members."))
+    # None: not asked. Never assumed: a default would put everybody in the category Members (or Guests),
+    # which then says nothing; a player whose membership is not known is in neither.
+    member = models.BooleanField(
+        _("club member"), null=True, blank=True, default=None, help_text=_("Guests are not members."),
+    )
 
     class Meta:
         ordering = ["last_name", "first_name"]
@@ -127,6 +131,10 @@ class Tournament(models.Model):
         TableKind.PERCENT: _("percentages of the prize pot"),
         TableKind.FIXED: _("fixed amounts in euros"),
     })
+    POT_BASIS_CHOICES = engine_choices(PotBasis, {
+        PotBasis.COLLECTED: _("the entry fees actually collected"),
+        PotBasis.NOMINAL: _("the entry fee times the paying players"),
+    })
     SHARED_PLACES_CHOICES = engine_choices(SharedPlaces, {
         SharedPlaces.SPLIT: _("shared places split their prizes"),
         SharedPlaces.BOTH_FULL: _("shared places each get the full prize"),
@@ -175,6 +183,14 @@ class Tournament(models.Model):
     signup_deadline = models.DateTimeField(_("sign-up deadline"), null=True, blank=True)
     entry_fee_cents = models.PositiveIntegerField(_("entry fee (cents)"), default=0)
     payout_percent = models.PositiveSmallIntegerField(_("payout percentage of the entry fees"), default=0)
+    pot_basis = models.CharField(
+        _("prize pot from"), max_length=10, choices=POT_BASIS_CHOICES, default=PotBasis.COLLECTED,
+    )
+    # The cash record (Kassenbericht) the treasurer signs: the float in the till at the start, the cash
+    # counted at the end (None: not counted yet) and what explains a difference.
+    cash_float_cents = models.PositiveIntegerField(_("opening float (cents)"), default=0)
+    cash_counted_cents = models.PositiveIntegerField(_("cash counted (cents)"), null=True, blank=True)
+    cash_note = models.CharField(_("explanation of the difference"), max_length=500, blank=True)
     prize_kind = models.CharField(
         _("prize table"), max_length=10, choices=PRIZE_KIND_CHOICES, default=TableKind.PERCENT
     )
@@ -448,6 +464,7 @@ class Signup(models.Model):
     birth_year = models.PositiveSmallIntegerField(_("year of birth"))
     email = models.EmailField(_("e-mail"), blank=True)
     phone = models.CharField(_("phone"), max_length=40, blank=True)
+    member = models.BooleanField(_("club member"), null=True, blank=True, default=None)
     status = models.CharField(_("status"), max_length=10, choices=Status.choices)
     # Order on the waiting list (and of sign-up): smaller first; the organizer may move people.
     queue = models.PositiveIntegerField(_("order"))
@@ -490,6 +507,8 @@ class Payment(models.Model):
     registration = models.OneToOneField(Registration, on_delete=models.CASCADE, related_name="payment")
     amount_cents = models.PositiveIntegerField(_("amount (cents)"))
     method = models.CharField(_("payment method"), max_length=10, choices=Method.choices)
+    # Why less than the entry fee was taken (reduced or waived), as the cash record shows it.
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -502,6 +521,30 @@ class Payment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.registration}: {self.amount_cents}"
+
+
+class PrizeHandover(models.Model):
+    """A prize handed over at the prize-giving: the money and the goods as they were at that moment."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="prize_handovers")
+    registration = models.OneToOneField(
+        Registration, on_delete=models.CASCADE, related_name="prize_handover"
+    )
+    place = models.PositiveIntegerField(_("place"))
+    amount_cents = models.PositiveIntegerField(_("amount (cents)"))
+    goods = models.CharField(_("goods prize"), max_length=120, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["tournament", "place", "created_at"]
+        verbose_name = _("prize handed over")
+        verbose_name_plural = _("prizes handed over")
+
+    def __str__(self) -> str:
+        return f"{self.registration}: {self.amount_cents} {self.goods}"
 
 
 class RateLimitWindow(models.Model):

@@ -42,13 +42,55 @@ def network_address() -> str | None:
     return address
 
 
+def local_address(host: str) -> bool:
+    """Whether `host` is an IP address of one of this machine's interfaces: only then can a socket be
+    bound to it (nothing is sent)."""
+    try:
+        address = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    family = socket.AF_INET6 if address.version == 6 else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.bind((str(address), 0))
+    except OSError:
+        return False
+    return True
+
+
+def own_host(hostname: str) -> bool:
+    """Whether a host name names this machine: a loopback name, an address of its own, or its name."""
+    if is_loopback_host(hostname) or local_address(hostname):
+        return True
+    name = socket.gethostname().lower()
+    return hostname.lower() in {name, f"{name}.local", socket.getfqdn().lower()}
+
+
+def host_is_checked(request: HttpRequest) -> bool:
+    """Whether the Host the request names may go into a link: Django checked it against ALLOWED_HOSTS
+    (no wildcard there), or it names this machine. With the hall's `ALLOWED_HOSTS=*` anybody can send
+    any Host, and a link built from it would send a private link to their site."""
+    if "*" not in settings.ALLOWED_HOSTS:
+        return True
+    return own_host(urlsplit("//" + request.get_host()).hostname or "")
+
+
 def absolute_url(path: str, request: HttpRequest | None = None) -> str:
-    """The address phones can reach: PUBLIC_BASE_URL when set, else the host the request came to,
-    with a loopback host (127.0.0.1, localhost, ::1) replaced by the machine's network address."""
+    """The address phones can reach, for links that are printed, shown or mailed: PUBLIC_BASE_URL when
+    set; else the host the request came to when it is checked (`host_is_checked`), with a loopback
+    host (127.0.0.1, localhost, ::1) replaced by the machine's network address; else the machine's
+    network address on the port the server listens on (PORT)."""
     if settings.PUBLIC_BASE_URL:
         return settings.PUBLIC_BASE_URL + path
     if request is None:
         return path
+    scheme = "https" if request.is_secure() else "http"
+    if not host_is_checked(request):
+        port = settings.SERVER_PORT
+        netloc = network_address() or "127.0.0.1"
+        if port != {"http": 80, "https": 443}[scheme]:
+            netloc = f"{netloc}:{port}"
+        return urlunsplit((scheme, netloc, path, "", ""))
     url = request.build_absolute_uri(path)
     parts = urlsplit(url)
     if parts.hostname and is_loopback_host(parts.hostname):

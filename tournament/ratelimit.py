@@ -110,6 +110,13 @@ def hit(key: str, window: int, *, now: dt.datetime | None = None) -> Window:
     raise RuntimeError(f"rate limit row for {key!r} could not be counted")
 
 
+def forgive(key: str, *, now: dt.datetime | None = None) -> None:
+    """Take one event back from the running window of `key` (an attempt counted before it turned out
+    to be no failure)."""
+    running = RateLimitWindow.objects.filter(key=stored_key(key), window_ends__gt=now or timezone.now())
+    running.filter(count__gt=0).update(count=F("count") - 1)
+
+
 def clear(*keys: str) -> None:
     RateLimitWindow.objects.filter(key__in=[stored_key(key) for key in keys]).delete()
 

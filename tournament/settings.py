@@ -39,8 +39,11 @@ DEBUG = env_bool("DEBUG")
 # The hall laptop is reached by phones through its LAN address, which nobody knows in advance.
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "*")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
-# The address printed in QR codes and shown on the table sheets; empty = the address of the request.
+# The address printed in QR codes, shown on the table sheets and mailed; empty = the address of the
+# request when Django checked its host (ALLOWED_HOSTS without "*") or it names this machine, else this
+# machine's network address on SERVER_PORT (tournament/qr.py).
 PUBLIC_BASE_URL = os.environ.get("PUBLIC_BASE_URL", "").rstrip("/")
+SERVER_PORT = int(os.environ.get("PORT", "8000"))
 
 # Behind a reverse proxy that terminates HTTPS (the server set-up, docs/deploy.md): redirect plain HTTP,
 # send cookies only over HTTPS, pin HTTPS with HSTS, and trust the proxy's X-Forwarded-Proto header.
@@ -131,8 +134,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CAPTAIN_WRONG_TOKENS_ALLOWED = int(os.environ.get("CAPTAIN_WRONG_TOKENS_ALLOWED", "20"))
 CAPTAIN_WRONG_TOKEN_WINDOW = int(os.environ.get("CAPTAIN_WRONG_TOKEN_WINDOW", "600"))
-# Public sign-up: sign-up attempts per client address and window (seconds).
-SIGNUPS_PER_ADDRESS = int(os.environ.get("SIGNUPS_PER_ADDRESS", "20"))
+# Public sign-up: sign-up attempts per client address and window (seconds). A club signs up over its
+# hall's Wi-Fi from one public address, so the address limit is high; the same name more often than
+# SIGNUPS_PER_NAME in the window is refused, besides the honeypot and the duplicate warning
+# (docs/deploy.md, "Public sign-up").
+SIGNUPS_PER_ADDRESS = int(os.environ.get("SIGNUPS_PER_ADDRESS", "200"))
+SIGNUPS_PER_NAME = int(os.environ.get("SIGNUPS_PER_NAME", "3"))
 SIGNUP_WINDOW = int(os.environ.get("SIGNUP_WINDOW", "3600"))
 # The registrant's private link is mailed with this backend (printed to the console by default).
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
@@ -155,10 +162,14 @@ CACHES = {
         "LOCATION": str(VAR_DIR / "cache"),
     }
 }
-# Login attempts: after this many failures within the window, per address and per user name, the
-# form refuses further attempts until the window has passed.
+# Login attempts (tournament/views/auth.py): after LOGIN_FAILURE_LIMIT failures within the window, one
+# address may not try that user name again until the window has passed, and the name is slowed to one
+# attempt per LOGIN_SLOW_SECONDS from devices it never logged in on; one address may fail
+# LOGIN_ADDRESS_FAILURE_LIMIT times for any names.
 LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_FAILURE_WINDOW = int(os.environ.get("LOGIN_FAILURE_WINDOW", "300"))
+LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("LOGIN_ADDRESS_FAILURE_LIMIT", "20"))
+LOGIN_SLOW_SECONDS = int(os.environ.get("LOGIN_SLOW_SECONDS", "30"))
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

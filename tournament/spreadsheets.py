@@ -4,23 +4,39 @@ A text cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is r
 Excel and LibreOffice ("CSV injection"): a player named `=HYPERLINK("http://x","klick")` would become
 a live link in the organizer's spreadsheet. Such a cell gets a leading apostrophe (OWASP's advice; the
 apostrophe shows, the formula never runs), and in XLSX it is written as a string, never a formula.
-Numbers stay numbers (a negative score is not text). Characters XML cannot hold (control characters
-stored before names were cleaned) are dropped, so no single name can break the file.
+Numbers stay numbers (a negative score is not text).
+
+The order matters: control characters (which XML cannot hold, and which a spreadsheet drops when it
+reads the cell) are removed *first*, and the test looks past leading spaces and invisible characters
+(zero-width spaces, bidi marks) and takes the full-width signs for what they are, so `\x01=…` or
+` =…` cannot slip a formula past it. Every CSV and XLSX cell the app writes goes through `safe_cell`.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import Any
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "\uff1d", "\uff0b", "\uff0d", "\uff20")
 
 
 def _without_control_characters(text: str) -> str:
     return "".join(ch for ch in text if ch in "\t\n\r" or not (ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0))
+
+
+def _visible_start(text: str) -> str:
+    """The text from its first character a spreadsheet would not skip: spaces and invisible format
+    characters (zero-width space, bidi marks, BOM) are passed over."""
+    for index, ch in enumerate(text):
+        if ch in "\t\r\n":
+            return text[index:]
+        if not (ch.isspace() or unicodedata.category(ch) == "Cf"):
+            return text[index:]
+    return ""
 
 
 def safe_cell(value: Any) -> Any:
@@ -31,10 +47,10 @@ def safe_cell(value: Any) -> Any:
         return str(value)
     if isinstance(value, int | float | Decimal):
         return value  # a number, never a formula (a negative amount stays a number)
-    text = str(value)
-    if text.startswith(FORMULA_STARTS):
+    text = _without_control_characters(str(value))
+    if text.startswith(FORMULA_STARTS) or _visible_start(text).startswith(FORMULA_STARTS):
         text = "'" + text
-    return _without_control_characters(text)
+    return text
 
 
 def safe_row(row: Iterable[Any]) -> list[Any]:
@@ -72,3 +88,11 @@ def workbook_bytes(workbook) -> bytes:
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
+
+
+class DecimalComma(Decimal):
+    """A number cell written with a decimal comma ("8,50", "-3,00"), as a German spreadsheet reads a
+    number from CSV. Still a number to `safe_cell` (never taken for a formula, however it starts)."""
+
+    def __str__(self) -> str:
+        return format(self, "f").replace(".", ",")

@@ -16,6 +16,7 @@ urlpatterns = [
     path(T + "start-cards.pdf", printing.StartCardsPdfView.as_view(), name="start_cards"),
     path(T + "certificates.pdf", printing.CertificatesPdfView.as_view(), name="certificates"),
     path(T + "cash-report.pdf", printing.CashReportPdfView.as_view(), name="cash_report"),
+    path(T + "cash-record.pdf", printing.CashRecordPdfView.as_view(), name="cash_record"),
     path(T + "series-standings.pdf", printing.SeriesStandingsPdfView.as_view(), name="series_standings"),
     path(
         T + "series-certificates.pdf", printing.SeriesCertificatesPdfView.as_view(),

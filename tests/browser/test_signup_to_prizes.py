@@ -59,6 +59,7 @@ def test_thirty_sign_ups_for_24_places_to_the_prize_list(live_server, context, s
         public.fill("#id_last_name", "Muster")
         public.fill("#id_club", "UNO Freunde" if number % 2 else "Kartenclub")
         public.fill("#id_birth_year", str(1950 + number))
+        public.check("#id_membership_0" if number % 3 else "#id_membership_1")  # a member, or a guest
         if number == 1:
             public.set_viewport_size({"width": 360, "height": 740})
             shot(public, "signup-360")
@@ -125,6 +126,7 @@ def test_thirty_sign_ups_for_24_places_to_the_prize_list(live_server, context, s
     page.fill("#door #id_first_name", "Walter")
     page.fill("#door #id_last_name", "Walk-in")
     page.fill("#door #id_birth_year", "1966")
+    page.check("#door #id_membership_1")  # a guest
     page.click("#door button:has-text('Register, paid and checked in')")
     expect(page.locator("#door .messages")).to_contain_text("Walter Walk-in checked in with start number 25.")
     shot(page, "door-1366")
@@ -150,7 +152,7 @@ def test_thirty_sign_ups_for_24_places_to_the_prize_list(live_server, context, s
     shot(page, "prizes-1366")
     text = pdf_text(page.request.get(f"{base}/print/{tournament.pk}/standings.pdf"), "standings.pdf")
     assert "Prize list" in text and "UNO Deluxe" in text
-    assert "Prize pot 150.00 € from 25 paying players" in text
+    assert "Prize pot 150.00 € from the entry fees collected (200.00 €)" in text  # 25 paid 8 €, 75 %
     projector = context.new_page()
     projector.goto(f"{base}/p/{tournament.pk}/projector/?show=prizes")
     expect(projector.locator("#stage")).to_have_attribute("data-slide", "prizes")

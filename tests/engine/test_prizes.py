@@ -4,7 +4,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.prizes import SharedPlaces, TableKind, euros, goods_pick_order, place_prizes, pot, split
+from engine.prizes import (
+    SharedPlaces,
+    TableKind,
+    euros,
+    goods_pick_order,
+    place_prizes,
+    pot,
+    pot_of_collected,
+    split,
+)
 
 PERCENT, FIXED = TableKind.PERCENT, TableKind.FIXED
 
@@ -111,3 +120,15 @@ def test_equal_places_get_equal_amounts_and_full_pays_at_least_split(pot_cents, 
 @given(fee=st.integers(0, 5000), players=st.integers(0, 200), percent=st.integers(0, 100))
 def test_pot_never_exceeds_the_fees(fee, players, percent):
     assert 0 <= pot(fee_cents=fee, paying_players=players, payout_percent=percent) <= fee * players
+
+
+@given(fee=st.integers(0, 5000), players=st.integers(0, 200), percent=st.integers(0, 100),
+       short=st.integers(0, 5000))
+def test_the_pot_of_the_fees_collected(fee, players, percent, short):
+    """Everybody paid the fee: the same pot as the nominal one; less taken: never a bigger pot."""
+    nominal = pot(fee_cents=fee, paying_players=players, payout_percent=percent)
+    assert pot_of_collected(collected_cents=fee * players, payout_percent=percent) == nominal
+    taken = max(0, fee * players - short)
+    assert pot_of_collected(collected_cents=taken, payout_percent=percent) <= nominal
+    with pytest.raises(ValueError):
+        pot_of_collected(collected_cents=-1, payout_percent=percent)

@@ -58,9 +58,11 @@ def test_age_on_the_tournaments_date():
 def test_categories():
     junior = PlayerFacts(1, gender="f", born=(2010, 1, 1), member=False, newcomer=True)
     assert categories_of(junior, DAY) == {Category.WOMEN, Category.JUNIOR, Category.GUEST, Category.NEWCOMER}
-    senior = PlayerFacts(2, gender="", born=(1966, 6, 15))
+    senior = PlayerFacts(2, gender="", born=(1966, 6, 15), member=True)
     assert categories_of(senior, DAY) == {Category.SENIOR, Category.MEMBER}
     assert categories_of(senior, DAY, AgeLimits(senior_from=65)) == {Category.MEMBER}
+    # Membership not known (not asked): neither member nor guest, so neither category names everybody.
+    assert categories_of(PlayerFacts(3, born=(1966, 6, 15)), DAY) == {Category.SENIOR}
     wrong = AgeLimits(junior_under=0, senior_from=20)
     assert wrong.problems() == ["junior_limit_range", "senior_limit_range"]
 

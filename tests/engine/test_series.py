@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from engine.rankings import GroupValue
 from engine.series import (
     EveningResult,
     SeasonPoints,
@@ -12,6 +13,7 @@ from engine.series import (
     evening_points,
     places_of,
     rule_problems,
+    season_club_ranking,
     season_ranking,
 )
 
@@ -95,6 +97,8 @@ def test_ties_share_a_place_and_tiebreaks_decide():
         (SeasonRule(points=SeasonPoints.BY_TABLE), "points_table_missing"),
         (SeasonRule(points=SeasonPoints.BY_TABLE, table=(10, 12)), "points_table_order"),
         (SeasonRule(points=SeasonPoints.BY_TABLE, table=(10, -1)), "points_table_negative"),
+        (SeasonRule(points=SeasonPoints.BY_TABLE, table=(1001, 5)), "points_table_range"),
+        (SeasonRule(points=SeasonPoints.BY_TABLE, table=(1,) * 101), "points_table_range"),
         (SeasonRule(best_of=0), "best_of_range"),
         (SeasonRule(best_of=3, min_evenings=4), "min_above_best"),
         (SeasonRule(attendance_bonus=-1), "negative_setting"),
@@ -174,3 +178,69 @@ def test_best_n_picks_the_best_n(season, best):
         assert len(row.counted) == min(best, len(values))
         assert row.score == sum(values[:best])
         assert sorted((row.points[e] for e in row.counted), reverse=True) == values[: len(row.counted)]
+
+
+def test_a_clubs_best_k_are_its_best_placed_players_under_minus_points():
+    # The issue's rule: minus points, best 3, at least 2 evenings, a club's 3 best as a sum. Club 10 has
+    # three players who played all three evenings and one (4) who played two: 4 has the lowest sum (40)
+    # but ranks behind every three-evening player. Club 20 has three players of three evenings.
+    rule = SeasonRule(points=SeasonPoints.MINUS_POINTS, best_of=3, min_evenings=2)
+    results = [
+        *(E(pid, e, 1, 30, 7) for pid in (1, 2, 3) for e in (1, 2, 3)),  # 90 each
+        E(4, 1, 1, 20, 7), E(4, 2, 1, 20, 7),  # 40 in two evenings
+        *(E(pid, e, 1, 28, 7) for pid in (5, 6, 7) for e in (1, 2, 3)),  # 84 each
+    ]
+    rows = season_ranking(results, [1, 2, 3], rule)
+    assert [(r.player_id, r.rank, r.score) for r in rows][-1] == (4, 7, 40)
+    clubs = {1: 10, 2: 10, 3: 10, 4: 10, 5: 20, 6: 20, 7: 20}
+    ranked = season_club_ranking(rows, clubs, rule, best=3, value=GroupValue.SUM)
+    # Club 10's best three are 1, 2 and 3 (270), not 4 with two of them (40 + 180 = 220).
+    assert [(g.group_id, g.rank, int(g.value), sorted(g.counted)) for g in ranked] == [
+        (20, 1, 252, [5, 6, 7]), (10, 2, 270, [1, 2, 3]),
+    ]
+
+
+def test_a_club_of_exactly_k_ranks_its_fewer_evenings_after():
+    # Club 10's three players all count; one of them missed an evening, so their club ranks behind a
+    # club whose three played every evening, as that player ranks behind them.
+    rule = SeasonRule(points=SeasonPoints.MINUS_POINTS, min_evenings=1)
+    results = [
+        *(E(pid, e, 1, 30, 6) for pid in (1, 2) for e in (1, 2)), E(3, 1, 1, 30, 6),
+        *(E(pid, e, 1, 25, 6) for pid in (4, 5, 6) for e in (1, 2)),
+    ]
+    rows = season_ranking(results, [1, 2], rule)
+    ranked = season_club_ranking(rows, {1: 10, 2: 10, 3: 10, 4: 20, 5: 20, 6: 20}, rule, best=3)
+    assert [(g.group_id, g.rank, int(g.value)) for g in ranked] == [(20, 1, 150), (10, 2, 150)]
+
+
+club_rules = st.builds(
+    SeasonRule,
+    points=st.sampled_from(list(SeasonPoints)),
+    table=st.just((10, 6, 4, 2, 1)),
+    best_of=st.one_of(st.none(), st.integers(1, 4)),
+    min_evenings=st.integers(0, 1),
+    attendance_bonus=st.integers(0, 3),
+    miss_deduction=st.integers(0, 3),
+    free_misses=st.integers(0, 2),
+    tiebreaks=st.sampled_from([(), ("wins", "best_evening"), ("attended",)]),
+)
+
+
+@given(seasons(), club_rules, st.data())
+def test_missing_an_evening_never_raises_the_clubs_rank(season, rule, data):
+    results, evenings = season
+    players = sorted({r.player_id for r in results})
+    clubs = {pid: data.draw(st.integers(1, 3), label=f"club of {pid}") for pid in players}
+    best = data.draw(st.integers(1, 3), label="best")
+    value = data.draw(st.sampled_from(list(GroupValue)), label="value")
+    dropped = results[data.draw(st.integers(0, len(results) - 1), label="dropped result")]
+    fewer = [r for r in results if r is not dropped]
+
+    def club_ranks(found):
+        rows = season_ranking(found, evenings, rule)
+        return {g.group_id: g.rank for g in season_club_ranking(rows, clubs, rule, best=best, value=value)}
+
+    before, after = club_ranks(results), club_ranks(fewer)
+    club = clubs[dropped.player_id]
+    if club in after:
+        assert after[club] >= before[club]

@@ -198,7 +198,7 @@ def backup_file(content: bytes) -> Callable[[BadWorld], dict]:
 
 def signup_form(**changes: Any) -> Callable[[BadWorld], dict]:
     base = {"first_name": "Sara", "last_name": "Signup", "club": "", "birth_year": "1990", "email": "",
-            "phone": "", "website": ""}
+            "phone": "", "website": "", "membership": "guest"}
     return lambda w: {**base, **changes}
 
 
@@ -259,6 +259,15 @@ CASES = [
     Case("walk-in: no name, huge amount", t("door/walk-in/"),
          lambda w: {"first_name": "", "last_name": "W", "amount": "99999", "method": "cash", "paid": "on"},
          status=400),
+    # Membership is asked at the door and on the sign-up, never assumed (issue #42, 6).
+    Case("walk-in: membership not chosen", t("door/walk-in/"),
+         lambda w: {"first_name": "Wim", "last_name": "W", "amount": "8", "method": "cash", "paid": "on"},
+         status=400, shows="Please choose club member or guest."),
+    Case("walk-in: membership made up", t("door/walk-in/"),
+         lambda w: {"first_name": "Wim", "last_name": "W", "amount": "8", "method": "cash", "paid": "on",
+                    "membership": "honorary"}, status=400, shows="Select a valid choice."),
+    Case("signup: membership not chosen", public("signup/"), signup_form(membership=""), status=400,
+         anonymous=True, shows="Please choose club member or guest."),
     # Prize money.
     Case("prizes: percentages over 100", t("prizes/"), prize_form(prize_table="60/50"), status=400),
     Case("prizes: table of words", t("prizes/"), prize_form(prize_table="first/second"), status=400),

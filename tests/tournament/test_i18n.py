@@ -30,11 +30,12 @@ NAMED_PLACEHOLDER = re.compile(r"%\((\w+)\)[-#0 +]*\d*(?:\.\d+)?[sdifr]")
 POSITIONAL_PLACEHOLDER = re.compile(r"%[-#0 +]*\d*(?:\.\d+)?[sdifr]")
 BRACE_PLACEHOLDER = re.compile(r"\{(\w+)\}")
 HTML_TAG = re.compile(r"</?[a-zA-Z][^>]*>")
-LINE = re.compile(r'^(msgid|msgid_plural|msgstr(?:\[(\d+)\])?) (".*")$')
+LINE = re.compile(r'^(msgctxt|msgid|msgid_plural|msgstr(?:\[(\d+)\])?) (".*")$')
 
 
 @dataclass
 class Entry:
+    msgctxt: str | None = None
     msgid: str = ""
     msgid_plural: str | None = None
     msgstr: dict[int, str] = field(default_factory=dict)
@@ -64,7 +65,9 @@ def parse_po(path: Path) -> list[Entry]:
         if match:
             keyword, index, literal = match.groups()
             value = ast.literal_eval(literal)
-            if keyword == "msgid":
+            if keyword == "msgctxt":
+                current.msgctxt, target = value, ("msgctxt", 0)
+            elif keyword == "msgid":
                 current.msgid, target = value, ("msgid", 0)
             elif keyword == "msgid_plural":
                 current.msgid_plural, target = value, ("msgid_plural", 0)
@@ -74,7 +77,9 @@ def parse_po(path: Path) -> list[Entry]:
         elif line.startswith('"') and target is not None:
             value = ast.literal_eval(line)
             kind, number = target
-            if kind == "msgid":
+            if kind == "msgctxt":
+                current.msgctxt = (current.msgctxt or "") + value
+            elif kind == "msgid":
                 current.msgid += value
             elif kind == "msgid_plural":
                 current.msgid_plural = (current.msgid_plural or "") + value
@@ -104,7 +109,7 @@ def test_parser_reads_the_whole_catalogue():
     assert HEADER.msgid == ""
     assert len(MESSAGES) > 400
     assert {"Log in", "Standings", "Table sheets"} <= {entry.msgid for entry in MESSAGES}
-    assert len({entry.msgid for entry in MESSAGES}) == len(MESSAGES)
+    assert len({(entry.msgctxt, entry.msgid) for entry in MESSAGES}) == len(MESSAGES)
 
 
 def test_header_declares_german_plural_forms():

@@ -39,10 +39,31 @@ def test_a_loopback_host_without_port_keeps_no_port(lan, settings):
     assert qr.absolute_url("/t/abc/", request) == f"http://{LAN}/t/abc/"
 
 
-def test_a_network_host_is_kept(lan, settings):
+def test_an_address_of_this_machine_is_kept(lan, settings, monkeypatch):
     settings.PUBLIC_BASE_URL = ""
+    monkeypatch.setattr(qr, "local_address", lambda host: host == "10.0.0.5")
     request = RequestFactory().get("/", HTTP_HOST="10.0.0.5:8000")
     assert qr.absolute_url("/t/abc/", request) == "http://10.0.0.5:8000/t/abc/"
+
+
+@pytest.mark.parametrize("host", ["evil.example:80", "attacker.test", "203.0.113.9:8000", "uno.example.org"])
+def test_a_forged_host_never_reaches_a_link(lan, settings, host):
+    """With the hall's ALLOWED_HOSTS=* any Host passes Django's check: a link is built from this
+    machine's own address and port instead (#40 finding 5)."""
+    settings.PUBLIC_BASE_URL, settings.ALLOWED_HOSTS, settings.SERVER_PORT = "", ["*"], 8000
+    request = RequestFactory().get("/", HTTP_HOST=host)
+    assert qr.absolute_url("/p/1/signup/x/", request) == f"http://{LAN}:8000/p/1/signup/x/"
+
+
+def test_a_host_django_checked_is_used(lan, settings):
+    settings.PUBLIC_BASE_URL, settings.ALLOWED_HOSTS = "", ["uno.example.org"]
+    request = RequestFactory().get("/", HTTP_HOST="uno.example.org", secure=True)
+    assert qr.absolute_url("/t/abc/", request) == "https://uno.example.org/t/abc/"
+
+
+def test_the_machine_s_own_addresses_are_recognised_without_sending_anything():
+    assert qr.local_address("127.0.0.1") and qr.own_host("localhost")
+    assert not qr.local_address("203.0.113.9") and not qr.own_host("evil.example")
 
 
 def test_the_public_base_url_wins(lan, settings):

@@ -85,7 +85,7 @@ def test_login_block_ends_with_its_window_not_minutes_later(client, settings):
     assert login("wrong", at(1)).status_code == 200
     refused = login("secret-pass-123", at(8))
     assert refused.status_code == 429 and refused["Retry-After"] == "12"
-    assert "Please wait 1 minutes" in refused.content.decode()
+    assert "Please wait 12 seconds" in refused.content.decode()
     assert login("secret-pass-123", at(20)).status_code == 302
 
 

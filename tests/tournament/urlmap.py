@@ -45,6 +45,7 @@ POST_ONLY = {
     "organizer:door_signup",
     "organizer:door_pay",
     "organizer:door_walk_in",
+    "organizer:prize_handover",
     "print:logo",
     "organizer:series_create",
     "organizer:series_join",
@@ -78,6 +79,8 @@ CONTENT_TYPES = {
     "organizer:signups_export": "text/csv",
     "organizer:cash_report_csv": "text/csv",
     "print:cash_report": "application/pdf",
+    "organizer:cash_record_csv": "text/csv",
+    "print:cash_record": "application/pdf",
     "print:series_standings": "application/pdf",
     "print:series_certificates": "application/pdf",
     "print:category_certificates": "application/pdf",
@@ -178,6 +181,10 @@ def build_world(*, organizer, tournament: Tournament, players) -> World:
     # An evening of a series with a declared team: the series' pages, PDFs and the team's URLs.
     series_create(tournament=tournament, user=organizer, name="Jahreswertung")
     team = team_create(tournament=tournament, user=organizer, name="Die Asse", members=players[:2])
+    # A guest among the members: the categories (and their certificates) say something.
+    guest = players[-1].player
+    guest.member = False
+    guest.save(update_fields=["member"])
     return World(
         organizer=organizer,
         tournament=tournament,

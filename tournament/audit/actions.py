@@ -52,3 +52,6 @@ class AuditAction(models.TextChoices):
     TEAM_DELETE = "team_delete", _("team removed")
     TEAMS_SEPARATE = "teams_separate", _("seating of team-mates changed")
     SIGNUP_TO_WAITING = "signup_to_waiting", _("moved to the waiting list")
+    CASH_UPDATE = "cash_update", _("cash record changed")
+    PRIZE_HANDOVER = "prize_handover", _("prize handed over")
+    PRIZE_HANDOVER_UNDO = "prize_handover_undo", _("prize handover undone")

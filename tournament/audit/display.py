@@ -30,6 +30,7 @@ from tournament.models import (
     AuditEntry,
     Payment,
     Player,
+    PrizeHandover,
     Registration,
     Round,
     Series,
@@ -59,7 +60,8 @@ KEY_LABELS = {
     "exported_at": _("backup made at"), "format_version": _("backup format"), "team": _("team"),
     "series": _("series"), "prize_overrides": _("prizes set by hand"),
     "require_second_entry": _("require a second entry"), "amount_cents": _("amount"),
-    "entry_fee_cents": _("entry fee"),
+    "entry_fee_cents": _("entry fee"), "cash_float_cents": _("opening float"),
+    "cash_counted_cents": _("cash counted"),
 }
 
 
@@ -143,6 +145,7 @@ TOURNAMENT = Vocabulary((Tournament,), values=_TOURNAMENT_VALUES)
 PLAYER = Vocabulary((Registration, Player))
 SIGNUP = Vocabulary((Signup, Registration), named=True)
 PAYMENT = Vocabulary((Payment,), named=True)
+HANDOVER = Vocabulary((PrizeHandover,), named=True)
 ROUND = Vocabulary((Round,), scalar="status")
 CLOCK = Vocabulary(
     (Round,), values={"status": dict(CLOCK_STATUS_LABELS)}, durations=frozenset({"remaining", "seconds"})
@@ -155,7 +158,7 @@ A = AuditAction
 VOCABULARIES: dict[str, Vocabulary] = {
     **dict.fromkeys(
         (A.TOURNAMENT_CREATE, A.TOURNAMENT_UPDATE, A.TOURNAMENT_LOGO, A.TOURNAMENT_RESTORE,
-         A.PRIZES_UPDATE, A.SERIES_JOIN, A.SERIES_LEAVE), TOURNAMENT),
+         A.PRIZES_UPDATE, A.SERIES_JOIN, A.SERIES_LEAVE, A.CASH_UPDATE), TOURNAMENT),
     A.SEATING_PLAN: Vocabulary((Tournament,), registration_ids=True),
     **dict.fromkeys(
         (A.REGISTRATION_ADD, A.REGISTRATION_UPDATE, A.CHECK_IN, A.CHECK_IN_UNDO, A.WITHDRAW, A.READMIT,
@@ -164,6 +167,7 @@ VOCABULARIES: dict[str, Vocabulary] = {
         (A.SIGNUP, A.SIGNUP_WITHDRAW, A.SIGNUP_PROMOTE, A.SIGNUP_REFUSE, A.SIGNUP_MOVE, A.SIGNUP_CHECK_IN,
          A.SIGNUP_TO_WAITING), SIGNUP),
     **dict.fromkeys((A.PAYMENT, A.PAYMENT_UNDO), PAYMENT),
+    **dict.fromkeys((A.PRIZE_HANDOVER, A.PRIZE_HANDOVER_UNDO), HANDOVER),
     **dict.fromkeys(
         (A.ROUND_SEAT, A.ROUND_SWAP, A.ROUND_PUBLISH, A.ROUND_OPEN, A.ROUND_CLOSE, A.ROUND_REOPEN,
          A.ROUND_DELETE, A.TOKEN_NEW), ROUND),

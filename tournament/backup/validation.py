@@ -194,12 +194,12 @@ def check_teams(data: dict[str, Any]) -> None:
 
 def _points_text(table: list[Any]) -> str:
     """The points table as the form's text; what is no whole number stays one the form refuses."""
-    return "-".join(str(value) if type(value) is int else "?" for value in table)
+    return ", ".join(str(value) if type(value) is int else "?" for value in table)
 
 
 def check_series(data: dict[str, Any]) -> None:
     """The series' rule as the series form would take it; then the engine on the file's own table and
-    tie-breaks (a form's text has no minus sign)."""
+    tie-breaks."""
     row = section(data, "series", None)
     if row is None:
         return

@@ -8,8 +8,9 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tournament.fields import MoneyField
+from tournament.fields import BIRTH_YEAR_MESSAGES, MoneyField, NumberField, TextField
 from tournament.models import Payment
+from tournament.players.forms import MembershipField
 
 
 class PaymentForm(forms.Form):
@@ -21,6 +22,10 @@ class PaymentForm(forms.Form):
                                initial=Payment.Method.CASH)
     # Unticked: checked in without paying (yet).
     paid = forms.BooleanField(label=_("paid"), required=False, initial=True)
+    reason = TextField(
+        label=_("Reason for a reduced fee"), required=False, max_length=200,
+        help_text=_("Only when less than the entry fee is paid (e.g. youth, honorary member)."),
+    )
 
     def amount_cents(self) -> int | None:
         """None: not paid (box unticked); a paid tick without an amount is refused in clean()."""
@@ -35,16 +40,23 @@ class PaymentForm(forms.Form):
         return data
 
     def payment(self) -> dict:
-        return {"amount_cents": self.amount_cents(), "method": self.cleaned_data["method"]}
+        return {
+            "amount_cents": self.amount_cents(), "method": self.cleaned_data["method"],
+            "reason": self.cleaned_data.get("reason") or "",
+        }
 
 
 class WalkInForm(PaymentForm):
-    first_name = forms.CharField(label=_("First name"), max_length=80)
-    last_name = forms.CharField(label=_("Last name"), max_length=80)
-    club = forms.CharField(label=_("Club"), max_length=120, required=False)
-    birth_year = forms.IntegerField(label=_("Year of birth"), required=False)
+    first_name = TextField(label=_("First name"), max_length=80)
+    last_name = TextField(label=_("Last name"), max_length=80)
+    club = TextField(label=_("Club"), max_length=120, required=False)
+    birth_year = NumberField(label=_("Year of birth"), required=False, min_value=1900, max_value=2100,
+                             error_messages=BIRTH_YEAR_MESSAGES)
+    membership = MembershipField()
 
-    field_order = ["first_name", "last_name", "club", "birth_year", "amount", "method", "paid"]
+    field_order = [
+        "first_name", "last_name", "club", "birth_year", "membership", "amount", "method", "paid", "reason",
+    ]
 
     def clean_birth_year(self):
         year = self.cleaned_data["birth_year"]
@@ -59,5 +71,37 @@ class WalkInForm(PaymentForm):
         return {
             "first_name": " ".join(data["first_name"].split()),
             "last_name": " ".join(data["last_name"].split()),
-            "club_name": data["club"], "birth_year": data["birth_year"],
+            "club_name": data["club"], "birth_year": data["birth_year"], "member": data["membership"],
+        }
+
+
+class CashForm(forms.Form):
+    """The cash record's own figures: the float at the start, the cash counted at the end, the why."""
+
+    float_amount = MoneyField(
+        label=_("Opening float (€)"), min_value=Decimal("0"), max_value=Decimal("100000"),
+    )
+    counted = MoneyField(
+        label=_("Cash counted at the end (€)"), min_value=Decimal("0"), max_value=Decimal("100000"),
+        required=False, help_text=_("Empty: not counted yet."),
+    )
+    note = TextField(
+        label=_("Explanation of a difference"), required=False, max_length=500,
+        widget=forms.TextInput(attrs={"size": 60}),
+    )
+
+    @classmethod
+    def initial_for(cls, tournament) -> dict:
+        counted = tournament.cash_counted_cents
+        return {
+            "float_amount": Decimal(tournament.cash_float_cents) / 100,
+            "counted": None if counted is None else Decimal(counted) / 100, "note": tournament.cash_note,
+        }
+
+    def values(self) -> dict:
+        data = self.cleaned_data
+        return {
+            "float_cents": int(data["float_amount"] * 100),
+            "counted_cents": None if data["counted"] is None else int(data["counted"] * 100),
+            "note": data["note"] or "",
         }

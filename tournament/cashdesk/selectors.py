@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Q, Sum
 
 from engine.prizes import euros
-from tournament.models import Payment, Registration, Signup, Tournament
+from tournament.models import Payment, PrizeHandover, Registration, Signup, Tournament
 
 
 @dataclass(frozen=True)
@@ -87,3 +87,144 @@ def cash_report(tournament: Tournament) -> CashReport:
 
 def paying_players(tournament: Tournament) -> int:
     return Payment.objects.filter(tournament=tournament, amount_cents__gt=0).count()
+
+
+def fees_taken(tournament: Tournament) -> tuple[int, int]:
+    """(paying players, entry fees actually collected in cents), in one query."""
+    totals = Payment.objects.filter(tournament=tournament).aggregate(
+        paying=Count("pk", filter=Q(amount_cents__gt=0)), collected=Sum("amount_cents"),
+    )
+    return totals["paying"], totals["collected"] or 0
+
+
+# --- the cash record the treasurer signs -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RecordPayment:
+    """One payment as the cash record lists it."""
+
+    payment: Payment
+    name: str
+    start_number: int
+    taken_by: str
+    reduced: bool  # less than the entry fee (0: waived)
+
+    @property
+    def waived(self) -> bool:
+        return self.payment.amount_cents == 0
+
+
+@dataclass(frozen=True)
+class RecordPrize:
+    """A place's prize money and goods, and whether (when, by whom) it was handed over."""
+
+    place: int
+    name: str
+    start_number: int
+    registration_id: int
+    amount_cents: int
+    goods: str
+    handover: PrizeHandover | None
+
+    @property
+    def handed_by(self) -> str:
+        user = self.handover.created_by if self.handover else None
+        return user.get_username() if user else ""
+
+
+@dataclass
+class CashRecord:
+    tournament: Tournament
+    float_cents: int
+    payments: list[RecordPayment]
+    by_method: list[tuple[str, int, int]]  # (label, count, cents)
+    prizes: list[RecordPrize]
+    final: bool  # the standings the prizes follow are final
+    counted_cents: int | None
+    note: str
+
+    @property
+    def collected_cents(self) -> int:
+        return sum(cents for _label, _count, cents in self.by_method)
+
+    @property
+    def cash_in_cents(self) -> int:
+        return sum(p.payment.amount_cents for p in self.payments if p.payment.method == Payment.Method.CASH)
+
+    @property
+    def reduced(self) -> list[RecordPayment]:
+        return [p for p in self.payments if p.reduced]
+
+    @property
+    def paid_out_cents(self) -> int:
+        """Prize money handed over (paid from the till in cash)."""
+        return sum(prize.handover.amount_cents for prize in self.prizes if prize.handover)
+
+    @property
+    def expected_cents(self) -> int:
+        """What the till should hold: the float, plus the cash taken, minus the prize money handed over."""
+        return self.float_cents + self.cash_in_cents - self.paid_out_cents
+
+    @property
+    def difference_cents(self) -> int | None:
+        return None if self.counted_cents is None else self.counted_cents - self.expected_cents
+
+
+def cash_record(tournament: Tournament) -> CashRecord:
+    """The evening's cash record: the float, every payment with who took it and when, reduced and waived
+    fees with their reason, the prizes by place and whether they were handed over, expected against
+    counted cash. A handed-over prize shows what was handed over, even if the standings changed since."""
+    from tournament.prizes.selectors import has_prizes, prize_list
+    from tournament.standings.selectors import standings, tournament_finished
+
+    fee = tournament.entry_fee_cents
+    payments = [
+        RecordPayment(
+            payment=payment, name=payment.registration.player.name,
+            start_number=payment.registration.start_number,
+            taken_by=payment.created_by.get_username() if payment.created_by else "",
+            reduced=payment.amount_cents < fee,
+        )
+        for payment in Payment.objects.filter(tournament=tournament)
+        .select_related("registration__player", "created_by").order_by("created_at", "pk")
+    ]
+    totals: dict[str, tuple[int, int]] = {}
+    for row in payments:
+        count, cents = totals.get(row.payment.method, (0, 0))
+        totals[row.payment.method] = (count + 1, cents + row.payment.amount_cents)
+    by_method = [(label, *totals.get(value, (0, 0))) for value, label in Payment.Method.choices]
+    handovers = {
+        handover.registration_id: handover
+        for handover in PrizeHandover.objects.filter(tournament=tournament)
+        .select_related("registration__player", "created_by")
+    }
+    prizes: list[RecordPrize] = []
+    final = False
+    if has_prizes(tournament):
+        rounds, lines = standings(tournament)
+        final = bool(rounds) and tournament_finished(tournament, rounds, lines)
+        by_number = {line.registration.start_number: line.registration.pk for line in lines}
+        for row in (prize_list(tournament, lines).rows if rounds else []):
+            reg_id = by_number[row.start_number]
+            handover = handovers.pop(reg_id, None)
+            prizes.append(RecordPrize(
+                place=handover.place if handover else row.place, name=row.name, start_number=row.start_number,
+                registration_id=reg_id, amount_cents=handover.amount_cents if handover else row.amount_cents,
+                goods=handover.goods if handover else row.goods, handover=handover,
+            ))
+    # Handed over to somebody the current list no longer names: still in the till's record.
+    prizes += [
+        RecordPrize(
+            place=handover.place, name=handover.registration.player.name,
+            start_number=handover.registration.start_number, registration_id=handover.registration_id,
+            amount_cents=handover.amount_cents, goods=handover.goods, handover=handover,
+        )
+        for handover in handovers.values()
+    ]
+    prizes.sort(key=lambda prize: (prize.place, prize.start_number))
+    return CashRecord(
+        tournament=tournament, float_cents=tournament.cash_float_cents, payments=payments,
+        by_method=by_method, prizes=prizes, final=final, counted_cents=tournament.cash_counted_cents,
+        note=tournament.cash_note,
+    )

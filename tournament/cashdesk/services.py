@@ -10,14 +10,22 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournament.models import Payment, Registration, Signup, Tournament
+from engine.prizes import euros
+from tournament.models import Payment, PrizeHandover, Registration, Signup, Tournament
 
 from ..audit.actions import AuditAction
 from ..audit.services import audit
 from ..players.services import player_register
 
+REASON_MAX = 200
 
-def _payment(*, registration: Registration, user, amount_cents: int, method: str) -> Payment:
+
+def _payment(
+    *, registration: Registration, user, amount_cents: int, method: str, reason: str = ""
+) -> Payment:
+    reason = " ".join(reason.split())
+    if len(reason) > REASON_MAX:
+        raise ValidationError(_("At most %(max)s characters, please.") % {"max": REASON_MAX}, code="reason")
     if amount_cents < 0:
         raise ValidationError(_("The amount must not be negative."), code="amount")
     if method not in Payment.Method.values:
@@ -28,21 +36,25 @@ def _payment(*, registration: Registration, user, amount_cents: int, method: str
         )
     payment = Payment.objects.create(
         tournament=registration.tournament, registration=registration, amount_cents=amount_cents,
-        method=method, created_by=user if user is not None and user.is_authenticated else None,
+        method=method, reason=reason, created_by=user if user is not None and user.is_authenticated else None,
     )
-    audit(
-        tournament=registration.tournament, user=user, action=AuditAction.PAYMENT,
-        after={"name": registration.player.name, "amount_cents": amount_cents, "method": method},
-    )
+    after = {"name": registration.player.name, "amount_cents": amount_cents, "method": method}
+    if reason:
+        after["reason"] = reason
+    audit(tournament=registration.tournament, user=user, action=AuditAction.PAYMENT, after=after)
     return payment
 
 
 @transaction.atomic
-def payment_record(*, registration: Registration, user, amount_cents: int, method: str) -> Payment:
-    """'Paid' in one tap: the amount and cash or transfer for a registered player."""
+def payment_record(
+    *, registration: Registration, user, amount_cents: int, method: str, reason: str = ""
+) -> Payment:
+    """'Paid' in one tap: the amount and cash or transfer for a registered player (`reason`: why less
+    than the entry fee, for the cash record)."""
     Tournament.objects.select_for_update().get(pk=registration.tournament_id)
     registration = Registration.objects.select_related("player", "tournament").get(pk=registration.pk)
-    return _payment(registration=registration, user=user, amount_cents=amount_cents, method=method)
+    return _payment(registration=registration, user=user, amount_cents=amount_cents, method=method,
+                    reason=reason)
 
 
 @transaction.atomic
@@ -59,7 +71,9 @@ def payment_undo(*, registration: Registration, user) -> None:
 
 
 @transaction.atomic
-def signup_check_in(*, signup: Signup, user, amount_cents: int | None, method: str) -> Registration:
+def signup_check_in(
+    *, signup: Signup, user, amount_cents: int | None, method: str, reason: str = ""
+) -> Registration:
     """A signed-up person arrives: registered, checked in and (with an amount) paid in one step."""
     tournament = Tournament.objects.select_for_update().get(pk=signup.tournament_id)
     signup = Signup.objects.select_for_update().get(pk=signup.pk)
@@ -72,7 +86,7 @@ def signup_check_in(*, signup: Signup, user, amount_cents: int | None, method: s
         )
     registration = player_register(
         tournament=tournament, user=user, first_name=signup.first_name, last_name=signup.last_name,
-        club_name=signup.club, birth_year=signup.birth_year, check_in=True,
+        club_name=signup.club, birth_year=signup.birth_year, check_in=True, member=signup.member,
     )
     signup.registration = registration
     signup.save(update_fields=["registration"])
@@ -81,24 +95,121 @@ def signup_check_in(*, signup: Signup, user, amount_cents: int | None, method: s
         after={"name": signup.name, "start_number": registration.start_number},
     )
     if amount_cents is not None:
-        _payment(registration=registration, user=user, amount_cents=amount_cents, method=method)
+        _payment(
+            registration=registration, user=user, amount_cents=amount_cents, method=method, reason=reason
+        )
     return registration
 
 
 @transaction.atomic
 def walk_in(
     *, tournament: Tournament, user, first_name: str, last_name: str, club_name: str = "",
-    birth_year: int | None = None, amount_cents: int | None, method: str,
+    birth_year: int | None = None, amount_cents: int | None, method: str, member: bool | None = None,
+    reason: str = "",
 ) -> Registration:
-    """Somebody who did not sign up: registered, paid and checked in in one step."""
+    """Somebody who did not sign up: registered, paid and checked in in one step (`member`: as asked at
+    the door; None leaves a known player's membership as it is)."""
     registration = player_register(
         tournament=tournament, user=user, first_name=first_name, last_name=last_name,
-        club_name=club_name, birth_year=birth_year, check_in=True,
+        club_name=club_name, birth_year=birth_year, check_in=True, member=member,
     )
     audit(
         tournament=tournament, user=user, action=AuditAction.WALK_IN,
         after={"name": registration.player.name, "start_number": registration.start_number},
     )
     if amount_cents is not None:
-        _payment(registration=registration, user=user, amount_cents=amount_cents, method=method)
+        _payment(
+            registration=registration, user=user, amount_cents=amount_cents, method=method, reason=reason
+        )
     return registration
+
+
+# --- the cash record ---------------------------------------------------------------------------
+
+CASH_MAX_CENTS = 10_000_000  # 100,000 euros: more than any evening's till
+NOTE_MAX = 500
+
+
+@transaction.atomic
+def cash_update(
+    *, tournament: Tournament, user, float_cents: int, counted_cents: int | None, note: str = ""
+) -> Tournament:
+    """The opening float, the cash counted at the end (None: not yet) and what explains a difference.
+    A count that differs from what the till should hold is refused without an explanation."""
+    from .selectors import cash_record
+
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    note = " ".join(note.split())
+    for cents in (float_cents, counted_cents):
+        if cents is not None and not 0 <= cents <= CASH_MAX_CENTS:
+            raise ValidationError(_("The amount must be between 0 and 100000 €."), code="cash_range")
+    if len(note) > NOTE_MAX:
+        raise ValidationError(_("At most %(max)s characters, please.") % {"max": NOTE_MAX}, code="note")
+    before = {"cash_float_cents": locked.cash_float_cents, "cash_counted_cents": locked.cash_counted_cents,
+              "cash_note": locked.cash_note}
+    locked.cash_float_cents, locked.cash_counted_cents, locked.cash_note = float_cents, counted_cents, note
+    record = cash_record(locked)
+    if record.difference_cents and not note:
+        raise ValidationError(
+            _("The cash counted differs from what the till should hold by %(difference)s: please explain "
+              "the difference.") % {"difference": euros(record.difference_cents)},
+            code="difference_unexplained",
+        )
+    after = {"cash_float_cents": float_cents, "cash_counted_cents": counted_cents, "cash_note": note}
+    if before != after:
+        locked.save(update_fields=["cash_float_cents", "cash_counted_cents", "cash_note"])
+        audit(tournament=locked, user=user, action=AuditAction.CASH_UPDATE, before=before, after=after)
+    tournament.cash_float_cents, tournament.cash_counted_cents, tournament.cash_note = (
+        float_cents, counted_cents, note,
+    )
+    return locked
+
+
+@transaction.atomic
+def prize_hand_over(*, tournament: Tournament, user, registration: Registration) -> PrizeHandover:
+    """Mark a place's prize as handed over at the prize-giving: the amount and goods of the final prize
+    list are kept as they were handed over."""
+    from .selectors import cash_record
+
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if registration.tournament_id != locked.pk:
+        raise ValidationError(_("This player is not registered in this tournament."), code="no_prize")
+    if PrizeHandover.objects.filter(registration=registration).exists():
+        raise ValidationError(
+            _("The prize of %(name)s is already marked as handed over.") % {"name": registration.player.name},
+            code="already_handed_over",
+        )
+    record = cash_record(locked)
+    if not record.final:
+        raise ValidationError(
+            _("Prizes are handed over once the tournament is finished."), code="not_finished"
+        )
+    prize = next((p for p in record.prizes if p.registration_id == registration.pk), None)
+    if prize is None:
+        raise ValidationError(
+            _("%(name)s has no prize.") % {"name": registration.player.name}, code="no_prize"
+        )
+    handover = PrizeHandover.objects.create(
+        tournament=locked, registration=registration, place=prize.place, amount_cents=prize.amount_cents,
+        goods=prize.goods, created_by=user if user is not None and user.is_authenticated else None,
+    )
+    audit(
+        tournament=locked, user=user, action=AuditAction.PRIZE_HANDOVER,
+        after={"name": prize.name, "place": prize.place, "amount_cents": prize.amount_cents,
+               "goods": prize.goods},
+    )
+    return handover
+
+
+@transaction.atomic
+def prize_hand_over_undo(*, tournament: Tournament, user, registration: Registration) -> None:
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    handover = PrizeHandover.objects.filter(tournament=locked, registration=registration).first()
+    if handover is None:
+        raise ValidationError(_("This prize is not marked as handed over."), code="not_handed_over")
+    before = {
+        "name": registration.player.name, "place": handover.place, "amount_cents": handover.amount_cents,
+        "goods": handover.goods,
+    }
+    handover.delete()
+    audit(tournament=locked, user=user, action=AuditAction.PRIZE_HANDOVER_UNDO, before=before)

@@ -24,14 +24,14 @@ from django.utils import formats
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from engine.cards import get_deck
 from engine.printing import LocalFileFetcher, render_pdf
 from engine.roles import table_roles
 from engine.scoring import ScoringFormat
 from engine.standings import TIEBREAKS
-from tournament.cashdesk.selectors import cash_report
+from tournament.cashdesk.selectors import cash_record, cash_report
 from tournament.models import Registration, Round, Seat, Tournament
 from tournament.prizes.selectors import PrizeList, has_prizes, prize_list
 from tournament.qr import absolute_url
@@ -78,7 +78,7 @@ _ASCII_LETTERS = str.maketrans({
 FILE_NAME_LENGTH = 150
 
 
-def file_name(tournament: Tournament, kind: str) -> str:
+def file_name(tournament: Tournament, kind: str, *, extension: str = "pdf") -> str:
     """The evening's name, a dash and the document: 'UNO-Turnier 2026 - Tischzettel Runde 3 (A4).pdf'
     with an en dash. Safe in every file system; umlauts stay (`content_disposition` adds an ASCII
     spelling)."""
@@ -87,7 +87,7 @@ def file_name(tournament: Tournament, kind: str) -> str:
         for text in (tournament.name, kind)
     )
     stem = f"{evening}{DASH}{document}" if evening else document
-    return stem[:FILE_NAME_LENGTH].strip(DASH + ".-") + ".pdf"
+    return f"{stem[:FILE_NAME_LENGTH].strip(DASH + '.-')}.{extension}"
 
 
 def ascii_file_name(name: str) -> str:
@@ -95,7 +95,8 @@ def ascii_file_name(name: str) -> str:
     spelled = unicodedata.normalize("NFKD", name.translate(_ASCII_LETTERS))
     plain = _FILE_NAME_REFUSED.sub(" ", _FILE_NAME_SLASHES.sub("-", spelled))
     plain = " ".join(plain.encode("ascii", "ignore").decode("ascii").split())
-    return plain if plain.removesuffix(".pdf").strip(" .-") else "document.pdf"
+    stem, dot, extension = plain.rpartition(".")
+    return plain if stem.strip(" .-") else f"document{dot}{extension if dot else 'pdf'}"
 
 
 def content_disposition(name: str, *, download: bool = False) -> str:
@@ -632,17 +633,27 @@ def cash_report_pdf(tournament: Tournament, *, request: HttpRequest | None = Non
     return html_to_pdf(html)
 
 
+def cash_record_pdf(tournament: Tournament, *, request: HttpRequest | None = None) -> bytes:
+    """The cash record the treasurer signs (`cashdesk.selectors.cash_record`)."""
+    context = {"tournament": tournament, "record": cash_record(tournament)}
+    return html_to_pdf(render_to_string("print/cash_record.html", context, request=request))
+
+
 # --- Series: season standings, season and category certificates -------------------------------
 
 
 def series_standings_pdf(data, *, request: HttpRequest | None = None) -> bytes:
     """The season standings, the club ranking and the categories of a series (`SeriesStandings`)."""
-    from tournament.series.tables import season_rows
+    from tournament.series.tables import evening_cell, season_rows
 
     rows = season_rows(data)
+    running = data.running_pks
     for row in rows:
         row["cells"] = [
-            (row[f"e{evening.pk}"], evening.pk in row["counted"]) for evening in data.evenings
+            evening_cell(
+                row[f"e{evening.pk}"], counts=evening.pk in row["counted"], running=evening.pk in running
+            )
+            for evening in data.evenings
         ]
     context = {
         "data": data, "rows": rows, "landscape": len(data.evenings) > 6,
@@ -668,6 +679,7 @@ class Prize:
     club: str
     rank: int
     points: str
+    marker: str = ""  # "provisional, evening 3 is running" while the season has a running evening
 
     @property
     def name_size(self) -> str:
@@ -694,9 +706,23 @@ def _points_text(value, *, minus: bool) -> str:
     return text % {"points": value}
 
 
+# The grammatical gender of a category prize's title ("Beste Seniorin", "Bester Senior"); a player
+# whose gender is not given (or diverse) gets a wording that assumes none ("Beste Platzierung: Senioren").
+PRIZE_CONTEXTS = {"f": "female", "m": "male"}
+
+
+def prize_title(category, gender: str) -> str:
+    """The title of a category certificate for a player of `gender` (Player.gender, "" when unknown)."""
+    from engine.rankings import CATEGORY_PRIZES, Category
+
+    message = CATEGORY_PRIZES[category]
+    if category in (Category.WOMEN, Category.MEN):
+        return _(message)
+    return pgettext(PRIZE_CONTEXTS.get(gender, "gender not given"), message)
+
+
 def season_prizes(data, *, top: int = 3) -> list[Prize]:
     """The top places of the season, then the best of every category (shared places all get one)."""
-    from engine.rankings import CATEGORY_PRIZES
     from tournament.series.rules import season_rule
 
     minus = season_rule(data.series).points.lower_is_better
@@ -706,13 +732,13 @@ def season_prizes(data, *, top: int = 3) -> list[Prize]:
     title = _("Season ranking")
     prizes = [
         Prize(title, data.series.name, when, line.player.name, line.player.club_name, line.row.rank,
-              _points_text(line.row.score, minus=minus))
+              _points_text(line.row.score, minus=minus), data.marker)
         for line in data.lines if line.row.ranked and line.row.rank <= top
     ]
     for category, rows in data.categories.items():
         prizes += [
-            Prize(_(CATEGORY_PRIZES[category]), data.series.name, when, line.player.name,
-                  line.player.club_name, rank, _points_text(line.row.score, minus=minus))
+            Prize(prize_title(category, line.player.gender), data.series.name, when, line.player.name,
+                  line.player.club_name, rank, _points_text(line.row.score, minus=minus), data.marker)
             for rank, _shared, line in rows if rank == 1
         ]
     return prizes
@@ -721,14 +747,13 @@ def season_prizes(data, *, top: int = 3) -> list[Prize]:
 def category_prizes(tournament: Tournament, rankings) -> list[Prize]:
     """The best of every category of one evening (`TournamentRankings`): the place printed is the one
     within the category."""
-    from engine.rankings import CATEGORY_PRIZES
-
     minus = tournament.scoring == ScoringFormat.MINUS_POINTS
     when = f"{tournament.date:%d.%m.%Y}"
     return [
-        Prize(_(CATEGORY_PRIZES[category]), tournament.name, when, line.player.name, line.player.club_name,
-              rank, _points_text(line.row.total, minus=minus))
-        for category, rows in rankings.categories.items()
+        Prize(prize_title(category, line.player.gender), tournament.name, when, line.player.name,
+              line.player.club_name, rank, _points_text(line.row.total, minus=minus))
+        # A category every player is in (all members) would only crown the evening's winner again.
+        for category, rows in rankings.listed_categories.items()
         for rank, _shared, line in rows if rank == 1
     ]
 

@@ -7,18 +7,42 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournament.fields import NumberField, TextField
+from tournament.fields import DateField, NumberField, RecordChoiceField, TextField
 from tournament.models import Player
 from tournament.uploads import LimitedUploadForm
 
 from ..tournaments.forms import DATE_INPUTS
+
+MEMBERSHIP = {"member": True, "guest": False}
+
+
+class MembershipField(forms.TypedChoiceField):
+    """Club member or guest, asked (radio buttons) and never assumed: a default would put everybody in
+    the category Members (or Guests), which then says nothing. Cleaned to True, False or None (not
+    given, where the field is optional)."""
+
+    def __init__(self, *, required: bool = True, **kwargs: Any) -> None:
+        choices = [("member", _("club member")), ("guest", _("guest (not a member)"))]
+        if not required:
+            choices = [("", _("not given")), *choices]
+        kwargs.setdefault("label", _("Membership"))
+        super().__init__(
+            choices=choices, coerce=MEMBERSHIP.__getitem__, empty_value=None, required=required,
+            widget=forms.RadioSelect,
+            error_messages={"required": _("Please choose club member or guest.")}, **kwargs,
+        )
+
+
+def membership_value(member: bool | None) -> str:
+    """The field's value for a stored membership."""
+    return "" if member is None else "member" if member else "guest"
 
 
 class PlayerForm(forms.Form):
     first_name = TextField(label=_("First name"), max_length=80)
     last_name = TextField(label=_("Last name"), max_length=80)
     club = TextField(label=_("Club"), max_length=120, required=False)
-    birth_date = forms.DateField(
+    birth_date = DateField(
         label=_("Date of birth"),
         required=False,
         input_formats=DATE_INPUTS,
@@ -71,17 +95,17 @@ class PlayerEditForm(PlayerForm):
         choices=[("", _("not given")), *Player.GENDER_CHOICES],
         help_text=_("Optional: only for the rankings of women and men."),
     )
-    guest = forms.BooleanField(label=_("Guest (not a club member)"), required=False)
+    membership = MembershipField(required=False)
 
     @classmethod
     def for_player(cls, player: Player, **kwargs: Any) -> PlayerEditForm:
         form = super().for_player(player, **kwargs)
-        form.initial.update(gender=player.gender, guest=not player.member)
+        form.initial.update(gender=player.gender, membership=membership_value(player.member))
         return form
 
     def player_fields(self) -> dict[str, Any]:
         fields = super().player_fields()
-        fields.update(gender=self.cleaned_data["gender"], member=not self.cleaned_data["guest"])
+        fields.update(gender=self.cleaned_data["gender"], member=self.cleaned_data["membership"])
         return fields
 
 
@@ -108,8 +132,8 @@ def merge_label(player: Player) -> str:
 class PlayerMergeForm(forms.Form):
     """Two records of the same person: the one to keep and the duplicate that disappears."""
 
-    keep = forms.ModelChoiceField(label=_("Keep"), queryset=Player.objects.none())
-    duplicate = forms.ModelChoiceField(label=_("Merge into it and remove"), queryset=Player.objects.none())
+    keep = RecordChoiceField(label=_("Keep"), queryset=Player.objects.none())
+    duplicate = RecordChoiceField(label=_("Merge into it and remove"), queryset=Player.objects.none())
 
     def __init__(self, *args: Any, players, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -8,8 +8,9 @@ one record. **Who may change a shared record** (copy-on-write): an organizer cha
 only when every tournament that uses it is one they organize; each of those tournaments then gets an
 audit entry. When a tournament of someone else uses it too, the change makes a new record for this
 tournament's registration and the others keep theirs untouched. The rule is `_player_change`, used by
-every path that changes a player's data (the edit form, and a typed or imported player whose birth
-data differs from the record found by name).
+every path that changes a player's data (the edit form, a typed, imported, walked-in or signed-up
+player whose birth data differs from the record found by name, and the merge, which also moves and
+deletes only what the user's own tournaments use).
 """
 
 from __future__ import annotations
@@ -52,8 +53,12 @@ def _tournaments_using(player: Player, *, besides: Tournament | None = None) -> 
     return list(users.prefetch_related("organizers"))
 
 
-def _organizes(user, tournament: Tournament) -> bool:
-    return user is not None and any(o.pk == user.pk for o in tournament.organizers.all())
+def _may_change(user, tournament: Tournament) -> bool:
+    """Whether the user may change this tournament's players: its organizer or a superuser, as
+    `Tournament.is_organizer` says (organizers prefetched)."""
+    if user is None:
+        return False
+    return user.is_superuser or any(o.pk == user.pk for o in tournament.organizers.all())
 
 
 def _player_change(
@@ -69,7 +74,7 @@ def _player_change(
         return player, False
     player = Player.objects.select_for_update().get(pk=player.pk)
     others = _tournaments_using(player, besides=tournament)
-    if any(not _organizes(user, other) for other in others):
+    if any(not _may_change(user, other) for other in others):
         copy = Player(**{name: getattr(player, name) for name in PLAYER_FIELDS})
         for name, value in changed.items():
             setattr(copy, name, value)
@@ -100,10 +105,12 @@ def _registrations_of(player: Player, tournaments: list[Tournament]) -> list[Reg
 def player_find_or_create(
     *, first_name: str, last_name: str, club_name: str = "", birth_date: date | None = None,
     birth_year: int | None = None, tournament: Tournament | None = None, user=None,
+    member: bool | None = None,
 ) -> Player:
     """A player typed again (same name and club) is the same person: their record is reused.
 
-    Birth data typed for a found record changes it only by the module's rule (`_player_change`)."""
+    Birth data (and a membership given, `member`; None leaves it as it is) typed for a found record
+    changes it only by the module's rule (`_player_change`)."""
     first_name, last_name = " ".join(first_name.split()), " ".join(last_name.split())
     club = club_get_or_create(club_name)
     if birth_date and not birth_year:
@@ -114,12 +121,14 @@ def player_find_or_create(
     if player is None:
         player = Player(
             first_name=first_name, last_name=last_name, club=club,
-            birth_date=birth_date, birth_year=birth_year,
+            birth_date=birth_date, birth_year=birth_year, member=member,
         )
         player.full_clean()
         player.save()
         return player
     values = {"birth_date": birth_date or player.birth_date, "birth_year": birth_year or player.birth_year}
+    if member is not None:
+        values["member"] = member
     if tournament is None:  # no tournament to decide for: never change a record found by name
         unchanged = all(getattr(player, name) == value for name, value in values.items())
         return player if unchanged else _new_player(player, values)
@@ -149,12 +158,13 @@ def registration_snapshot(reg: Registration) -> dict[str, Any]:
 def player_register(
     *, tournament: Tournament, user, first_name: str, last_name: str, club_name: str = "",
     birth_date: date | None = None, birth_year: int | None = None, check_in: bool = False,
+    member: bool | None = None,
 ) -> Registration:
     # Lock the tournament row so two organizers adding players cannot take the same start number.
     Tournament.objects.select_for_update().get(pk=tournament.pk)
     player = player_find_or_create(
         first_name=first_name, last_name=last_name, club_name=club_name,
-        birth_date=birth_date, birth_year=birth_year, tournament=tournament, user=user,
+        birth_date=birth_date, birth_year=birth_year, tournament=tournament, user=user, member=member,
     )
     return _register(tournament=tournament, user=user, player=player, check_in=check_in)
 
@@ -303,16 +313,30 @@ def registration_readmit(*, registration: Registration, user) -> Registration:
 
 @transaction.atomic
 def player_merge(*, tournament: Tournament, user, keep: Player, duplicate: Player) -> Player:
-    """Two records of the same person (two spellings): the duplicate's registrations move to `keep`,
-    missing data is taken over, the duplicate is deleted; an audit entry in every tournament affected
-    (and in the one the merge was made from)."""
+    """Two records of the same person (two spellings) become one for the user's tournaments.
+
+    The module's copy-on-write rule holds here too: a record that a tournament of someone else uses is
+    never changed or deleted. Only the duplicate's registrations in tournaments the user organizes
+    move; the duplicate is deleted once nothing uses it. Data the kept record lacks is taken from the
+    duplicate (`_player_change`): when another organizer's tournament uses the kept record, the user's
+    registrations of both move to a copy that holds the data. An audit entry in every tournament
+    whose registrations moved, and in the one the merge was made from. Returns the record that the
+    user's tournaments now use."""
     if keep.pk == duplicate.pk:
         raise ValidationError(_("Choose two different players."), code="same_player")
     locked = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[keep.pk, duplicate.pk])}
     if len(locked) != 2:
         raise ValidationError(_("That player no longer exists."), code="player_gone")
     keep, duplicate = locked[keep.pk], locked[duplicate.pk]
-    moving = list(duplicate.registrations.select_related("tournament"))
+    registrations = list(
+        duplicate.registrations.select_related("tournament").prefetch_related("tournament__organizers")
+    )
+    moving = [reg for reg in registrations if _may_change(user, reg.tournament)]
+    if not moving:
+        raise ValidationError(
+            _("%(name)s is not registered in any of your tournaments.") % {"name": duplicate.name},
+            code="not_yours",
+        )
     kept_in = set(keep.registrations.values_list("tournament_id", flat=True))
     both = [reg.tournament for reg in moving if reg.tournament_id in kept_in]
     if both:
@@ -322,18 +346,24 @@ def player_merge(*, tournament: Tournament, user, keep: Player, duplicate: Playe
             code="both_registered",
         )
     before = {"keep": keep.name, "duplicate": duplicate.name, "duplicate_id": duplicate.pk}
-    for name in ("club", "birth_date", "birth_year", "gender"):
-        if not getattr(keep, name):
-            setattr(keep, name, getattr(duplicate, name))
-    keep.save()
-    Registration.objects.filter(player=duplicate).update(player=keep)
-    after = {"player": keep.name, "player_id": keep.pk, "registrations_moved": len(moving)}
-    affected = {reg.tournament_id: reg.tournament for reg in moving}
+    missing = {
+        name: getattr(duplicate, name) for name in ("club_id", "birth_date", "birth_year", "gender")
+        if not getattr(keep, name) and getattr(duplicate, name)
+    }
+    target, copied = _player_change(keep, tournament=tournament, user=user, values=missing)
+    repointed = list(moving)
+    if copied:  # the user's registrations of the kept record use the copy as well
+        kept = keep.registrations.select_related("tournament").prefetch_related("tournament__organizers")
+        repointed += [reg for reg in kept if _may_change(user, reg.tournament)]
+    Registration.objects.filter(pk__in=[reg.pk for reg in repointed]).update(player=target)
+    after = {"player": target.name, "player_id": target.pk, "registrations_moved": len(moving)}
+    affected = {reg.tournament_id: reg.tournament for reg in repointed}
     affected.setdefault(tournament.pk, tournament)
     for affected_tournament in affected.values():
         audit(
             tournament=affected_tournament, user=user, action=AuditAction.PLAYER_MERGE, before=before,
             after=after,
         )
-    duplicate.delete()
-    return keep
+    if len(moving) == len(registrations):
+        duplicate.delete()
+    return target

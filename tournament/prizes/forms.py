@@ -8,8 +8,8 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from engine.prizes import TableKind
-from tournament.fields import MoneyField
+from engine.prizes import PotBasis, TableKind
+from tournament.fields import MoneyField, NumberField, TextField
 from tournament.models import Tournament
 
 MAX_PLACES, MAX_GOODS = 50, 200
@@ -23,19 +23,24 @@ class PrizeSettingsForm(forms.Form):
     entry_fee = MoneyField(
         label=_("Entry fee (€)"), min_value=Decimal("0"), max_value=Decimal("1000"),
     )
-    payout_percent = forms.IntegerField(label=_("Paid out (percent of the entry fees)"), min_value=0,
+    payout_percent = NumberField(label=_("Paid out (percent of the entry fees)"), min_value=0,
                                         max_value=100)
+    pot_basis = forms.ChoiceField(
+        label=_("Prize pot from"), choices=Tournament.POT_BASIS_CHOICES, required=False,
+        widget=forms.RadioSelect, help_text=_("Empty: the entry fees actually collected."),
+    )
     prize_kind = forms.ChoiceField(label=_("Prize table"), choices=Tournament.PRIZE_KIND_CHOICES)
-    prize_table = forms.CharField(
+    prize_table = TextField(
         label=_("Prizes by place"), required=False, max_length=400,
         help_text=_('Percentages or whole euros from first place down, e.g. "50/30/20".'),
     )
     shared_places = forms.ChoiceField(label=_("Shared places"), choices=Tournament.SHARED_PLACES_CHOICES)
-    goods_prizes = forms.CharField(
-        label=_("Goods prizes"), required=False, widget=forms.Textarea(attrs={"rows": 4}), max_length=10000,
+    goods_prizes = TextField(
+        label=_("Goods prizes"), required=False, multiline=True, max_length=10000,
+        widget=forms.Textarea(attrs={"rows": 4}),
         help_text=_("One per line; players pick in order of place."),
     )
-    overrides = forms.CharField(
+    overrides = TextField(
         label=_("Manual amounts"), required=False, max_length=2000,
         help_text=_('Start number and whole euros, e.g. "12=30; 7=0".'),
     )
@@ -48,7 +53,7 @@ class PrizeSettingsForm(forms.Form):
     def initial_for(cls, tournament: Tournament) -> dict:
         return {
             "entry_fee": Decimal(tournament.entry_fee_cents) / 100,
-            "payout_percent": tournament.payout_percent,
+            "payout_percent": tournament.payout_percent, "pot_basis": tournament.pot_basis,
             "prize_kind": tournament.prize_kind,
             "prize_table": "/".join(str(value) for value in tournament.prize_table),
             "shared_places": tournament.shared_places,
@@ -107,5 +112,5 @@ class PrizeSettingsForm(forms.Form):
             "entry_fee_cents": int(data["entry_fee"] * 100), "payout_percent": data["payout_percent"],
             "prize_kind": data["prize_kind"], "prize_table": data["prize_table"],
             "shared_places": data["shared_places"], "goods_prizes": data["goods_prizes"],
-            "prize_overrides": data["overrides"],
+            "prize_overrides": data["overrides"], "pot_basis": data["pot_basis"] or PotBasis.COLLECTED,
         }

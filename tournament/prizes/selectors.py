@@ -1,11 +1,12 @@
-"""The prize list: pot from the paying players, split by the tournament's table over the standings."""
+"""The prize list: the pot (from the fees collected, or the nominal fee times the paying players), split
+by the tournament's table over the standings."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.prizes import SharedPlaces, TableKind, goods_pick_order, pot, split
-from tournament.cashdesk.selectors import paying_players
+from engine.prizes import PotBasis, SharedPlaces, TableKind, goods_pick_order, pot, pot_of_collected, split
+from tournament.cashdesk.selectors import fees_taken
 from tournament.models import Tournament
 from tournament.standings.selectors import StandingLine
 
@@ -27,6 +28,14 @@ class PrizeList:
     rows: list[PrizeRow]
     remainder_cents: int
     shared: str
+    basis: str = PotBasis.COLLECTED
+    collected_cents: int = 0  # the entry fees actually taken
+    collected_pot_cents: int = 0  # the pot from them
+    nominal_pot_cents: int = 0  # the pot from the entry fee times the paying players
+
+    @property
+    def from_collected(self) -> bool:
+        return self.basis == PotBasis.COLLECTED
 
     @property
     def paid_cents(self) -> int:
@@ -38,11 +47,14 @@ def has_prizes(tournament: Tournament) -> bool:
 
 
 def prize_list(tournament: Tournament, lines: list[StandingLine]) -> PrizeList:
-    """Prizes for the given standings (one query: the paying players); rows for paid places and goods."""
-    paying = paying_players(tournament)
-    pot_cents = pot(
+    """Prizes for the given standings (one query: the payments); rows for paid places and goods. The pot
+    follows the tournament's `pot_basis`; both pots are given, so the page can show them side by side."""
+    paying, collected = fees_taken(tournament)
+    nominal_pot = pot(
         fee_cents=tournament.entry_fee_cents, paying_players=paying, payout_percent=tournament.payout_percent
     )
+    collected_pot = pot_of_collected(collected_cents=collected, payout_percent=tournament.payout_percent)
+    pot_cents = collected_pot if tournament.pot_basis == PotBasis.COLLECTED else nominal_pot
     places = [(line.registration.pk, line.row.rank) for line in lines]
     by_number = {line.registration.start_number: line.registration.pk for line in lines}
     overrides = {
@@ -67,5 +79,6 @@ def prize_list(tournament: Tournament, lines: list[StandingLine]) -> PrizeList:
     ]
     return PrizeList(
         paying=paying, pot_cents=pot_cents, rows=rows, remainder_cents=payout.remainder,
-        shared=tournament.get_shared_places_display(),
+        shared=tournament.get_shared_places_display(), basis=tournament.pot_basis, collected_cents=collected,
+        collected_pot_cents=collected_pot, nominal_pot_cents=nominal_pot,
     )

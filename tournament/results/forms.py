@@ -110,7 +110,7 @@ class OutcomeInput(forms.HiddenInput):
 class ResultForm(forms.Form):
     """A table's report; `report()` gives the keyword arguments of `results.services.result_submit`."""
 
-    idempotency_key = forms.CharField(required=False, widget=forms.HiddenInput)
+    idempotency_key = TextField(required=False, max_length=64, widget=forms.HiddenInput)
     # A seated player's registration id, or STOPPED_BY_TIME. Anything else means nobody went out,
     # which the engine refuses with its own message. The desk marks "raus" with one checkbox per row
     # (each reachable with Tab), so several values arrive comma-separated and the engine names two

@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournament.fields import NumberField
+from tournament.fields import NumberField, RecordChoiceField
 from tournament.models import Seat
 
 MAX_SEED = 2**63 - 1  # the largest number the database's seed column holds
@@ -16,8 +16,8 @@ MAX_SEED = 2**63 - 1  # the largest number the database's seed column holds
 class SwapForm(forms.Form):
     """Two seats of a drafted round whose players change places."""
 
-    first = forms.ModelChoiceField(queryset=Seat.objects.none(), label=_("Player"))
-    second = forms.ModelChoiceField(queryset=Seat.objects.none(), label=_("swaps with"))
+    first = RecordChoiceField(queryset=Seat.objects.none(), label=_("Player"))
+    second = RecordChoiceField(queryset=Seat.objects.none(), label=_("swaps with"))
 
     def __init__(self, *args: Any, seats, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

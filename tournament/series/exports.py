@@ -11,7 +11,7 @@ from engine.rankings import CATEGORY_LABELS
 
 from ..standings.exports import category_names
 from .selectors import SeriesStandings
-from .tables import MISSING, season_rows
+from .tables import MISSING, RUNNING, evening_cell, season_rows
 
 
 def place(rank: int | None) -> str:
@@ -19,14 +19,20 @@ def place(rank: int | None) -> str:
 
 
 def season_lines(data: SeriesStandings) -> list[list[Any]]:
-    header = [_("Place"), _("Name"), _("Club"), *(f"{e.date:%d.%m.%Y}" for e in data.evenings),
-              _("Evenings"), _("Season"), _("Categories")]
+    running = data.running_pks
+    header = [
+        _("Place"), _("Name"), _("Club"),
+        *(f"{e.date:%d.%m.%Y}{RUNNING if e.pk in running else ''}" for e in data.evenings),
+        _("Evenings"), _("Season"), _("Categories"),
+    ]
     lines: list[list[Any]] = [header]
     for row in season_rows(data):
         cells = []
         for evening in data.evenings:
             value = row[f"e{evening.pk}"]
-            cells.append(None if value is None else value if evening.pk in row["counted"] else f"({value})")
+            cells.append(None if value is None else evening_cell(
+                value, counts=evening.pk in row["counted"], running=evening.pk in running,
+            ))
         lines.append([
             place(row["rank"]), row["name"], row["club"], *cells, row["attended"], row["score"],
             category_names(row["categories"]),
@@ -52,6 +58,11 @@ def category_lines(data: SeriesStandings) -> list[tuple[str, list[list[Any]]]]:
     return sheets
 
 
+def title(data: SeriesStandings) -> str:
+    """The export's title: the series' name, and while an evening runs, that the season is provisional."""
+    return f"{data.series.name} ({RUNNING} {data.marker})" if data.provisional else data.series.name
+
+
 def all_lines(data: SeriesStandings) -> list[tuple[str, list[list[Any]]]]:
     return [(_("Season"), season_lines(data)), (_("Clubs"), club_lines(data)), *category_lines(data)]
 
@@ -61,4 +72,6 @@ def csv_lines(data: SeriesStandings) -> list[list[Any]]:
     lines = season_lines(data)
     for name, part in all_lines(data)[1:]:
         lines += [[], [name], *part]
+    if data.provisional:
+        lines = [[f"{RUNNING} {data.marker}"], [], *lines]
     return lines

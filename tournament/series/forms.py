@@ -5,6 +5,7 @@ The rule is checked by the engine (`engine.series.rule_problems`), each problem 
 
 from __future__ import annotations
 
+import re
 from itertools import permutations
 from typing import Any
 
@@ -13,8 +14,10 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from engine.numbers import NumberError, parse_int
 from engine.rankings import AgeLimits
-from engine.series import SEASON_TIEBREAKS, rule_problems
+from engine.series import POINTS_TABLE_MAX, POINTS_TABLE_PLACES, SEASON_TIEBREAKS, rule_problems
+from tournament.fields import NumberField, RecordChoiceField, TextField
 from tournament.models import Series
 
 from .rules import season_rule
@@ -31,6 +34,55 @@ LIMITS: dict[str, tuple[int, int]] = {
 }
 
 
+# 25-20-16-13 or 25 20 16 13: digits only, a hyphen (or a space) between them, so no minus sign.
+HYPHENATED = re.compile(r"[0-9]+(?:(?:[ \t]*-[ \t]*|[ \t]+)[0-9]+)*", re.ASCII)
+
+
+def points_table_values(text: str) -> list[int]:
+    """The points table as typed: "25-20-16-13" (hyphens or spaces between plain numbers) or
+    "25, 20, 16, 13" (commas or semicolons; only here can a value carry a sign, "25, 20, -5"). Each value
+    is bounded before it becomes a number; anything else is refused with a message saying how."""
+    text = text.strip()
+    if not text:
+        return []
+    if "," in text or ";" in text:
+        parts = [part.strip() for part in re.split(r"[,;]", text)]
+        if parts[-1] == "":
+            parts.pop()  # "25, 20, 16," : a trailing comma is harmless
+    elif HYPHENATED.fullmatch(text):
+        parts = re.split(r"[ \t]*-[ \t]*|[ \t]+", text)
+    else:
+        parts = []
+    if not parts or "" in parts:
+        raise forms.ValidationError(
+            _("Give the points as whole numbers separated by hyphens or commas, e.g. 25-20-16-13 or "
+              "25, 20, 16, 13 (a minus sign only between commas)."),
+            code="points_table_syntax",
+        )
+    if len(parts) > POINTS_TABLE_PLACES:
+        raise forms.ValidationError(
+            _("The points table has at most %(places)s places.") % {"places": POINTS_TABLE_PLACES},
+            code="points_table_range",
+        )
+    values = []
+    for part in parts:
+        try:
+            value = parse_int(part, max_value=POINTS_TABLE_MAX)
+        except NumberError as exc:
+            if exc.code == "too_large":
+                raise forms.ValidationError(
+                    _("A place is worth at most %(max)s points.") % {"max": POINTS_TABLE_MAX},
+                    code="points_table_range",
+                ) from None
+            raise forms.ValidationError(
+                _("Give the points as whole numbers separated by hyphens or commas, e.g. 25-20-16-13 or "
+                  "25, 20, 16, 13: “%(value)s” is not one.") % {"value": part[:12]},
+                code="points_table_syntax",
+            ) from None
+        values.append(value)
+    return values
+
+
 def season_tiebreak_choices() -> list[tuple[str, str]]:
     keys = list(SEASON_TIEBREAKS)
     choices = [("", gettext_lazy("none: equal points share the place"))]
@@ -42,9 +94,12 @@ def season_tiebreak_choices() -> list[tuple[str, str]]:
 
 
 class SeriesForm(forms.ModelForm):
-    points_table_text = forms.CharField(
+    points_table_text = TextField(
         label=gettext_lazy("Points table"), required=False, max_length=400,
-        help_text=gettext_lazy("Points for 1st, 2nd, … place, separated by hyphens, e.g. 25-20-16-13."),
+        help_text=gettext_lazy(
+            "Points for 1st, 2nd, … place, separated by hyphens or commas, e.g. 25-20-16-13 or "
+            "25, 20, 16, 13."
+        ),
     )
     tiebreak_order = forms.ChoiceField(label=gettext_lazy("Tie-breaks"), choices=season_tiebreak_choices,
                                        required=False)
@@ -55,6 +110,7 @@ class SeriesForm(forms.ModelForm):
             "name", "points", "best_of", "min_evenings", "attendance_bonus", "free_misses", "miss_deduction",
             "members_only", "club_best", "club_value", "junior_under", "senior_from",
         ]
+        field_classes = {"name": TextField, **{name: NumberField for name in LIMITS}}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -69,11 +125,7 @@ class SeriesForm(forms.ModelForm):
         self.initial.setdefault("tiebreak_order", ",".join(instance.tiebreaks or []))
 
     def clean_points_table_text(self) -> list[int]:
-        text = self.cleaned_data.get("points_table_text", "")
-        parts = [part for part in text.replace(",", "-").replace(" ", "-").split("-") if part]
-        if not all(part.isdigit() for part in parts) or len(parts) > 100:
-            raise forms.ValidationError(_("Give the points as whole numbers separated by hyphens."))
-        return [int(part) for part in parts]
+        return points_table_values(self.cleaned_data.get("points_table_text", ""))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -99,7 +151,7 @@ class SeriesForm(forms.ModelForm):
 
 
 class SeriesJoinForm(forms.Form):
-    series = forms.ModelChoiceField(label=gettext_lazy("Series"), queryset=Series.objects.none())
+    series = RecordChoiceField(label=gettext_lazy("Series"), queryset=Series.objects.none())
 
     def __init__(self, *args: Any, queryset, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -12,18 +12,18 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from django.db.models import QuerySet
+from django.utils.translation import ngettext
 
 from engine.rankings import (
     Category,
     GroupRow,
     GroupValue,
-    MemberScore,
     PlayerFacts,
     categories_of,
     category_ranking,
-    group_ranking,
 )
-from engine.series import EveningResult, SeasonRow, season_ranking
+from engine.scoring import EndRule, is_finished
+from engine.series import EveningResult, SeasonRow, season_club_ranking, season_ranking
 from engine.standings import RoundResult, StandingsSettings, standing_places
 from tournament.models import Club, Player, Registration, Round, Series, SubmissionEntry, Tournament
 
@@ -43,6 +43,7 @@ class SeasonLine:
     row: SeasonRow
     player: Player
     categories: frozenset[Category]
+    provisional: bool = False  # has points of an evening that is still running
 
     @property
     def evening_cells(self):
@@ -57,10 +58,34 @@ class SeriesStandings:
     clubs: list[tuple[GroupRow, Club]]
     categories: dict[Category, list[tuple[int, bool, SeasonLine]]] = field(default_factory=dict)
     rule_text: list[str] = field(default_factory=list)
+    # Categories every ranked player is in (all members): named, not listed again.
+    whole_field: list[Category] = field(default_factory=list)
+    # Evenings whose points are in but which are not finished (docs/rules.md §3): their points may change.
+    running: list[Tournament] = field(default_factory=list)
 
     @property
     def evening_numbers(self) -> list[int]:
         return [evening.pk for evening in self.evenings]
+
+    @property
+    def running_pks(self) -> set[int]:
+        return {evening.pk for evening in self.running}
+
+    @property
+    def provisional(self) -> bool:
+        return bool(self.running)
+
+    @property
+    def marker(self) -> str:
+        """ "provisional, evening 3 is running" (numbered in the season's order), or "" when final."""
+        if not self.running:
+            return ""
+        numbers = [index for index, evening in enumerate(self.evenings, start=1) if evening in self.running]
+        return ngettext(
+            "provisional – evening %(evenings)s is running",  # noqa: RUF001
+            "provisional – evenings %(evenings)s are running",  # noqa: RUF001
+            len(numbers),
+        ) % {"evenings": ", ".join(str(number) for number in numbers)}
 
 
 @lru_cache(maxsize=64)  # a season of 12 evenings five times over; some 90 kB an evening of 180
@@ -92,9 +117,12 @@ def _evening_places(
     )
 
 
-def evening_results(evenings: list[Tournament]) -> tuple[list[EveningResult], dict[int, int]]:
+def evening_results(
+    evenings: list[Tournament],
+) -> tuple[list[EveningResult], dict[int, int], list[Tournament]]:
     """Every player's place and total on each evening, from the confirmed results of its closed rounds
-    (three queries for all evenings together), and registration id → player id."""
+    (three queries for all evenings together), registration id → player id, and the evenings that have
+    points but are not finished (their standings are provisional, as their own documents say)."""
     by_pk = {evening.pk: evening for evening in evenings}
     # No query here needs an order (the engine's results do not depend on it): without one, none joins
     # the tournaments to sort by their date, and the 4,000 entries of a season are not sorted at all.
@@ -120,13 +148,22 @@ def evening_results(evenings: list[Tournament]) -> tuple[list[EveningResult], di
     ):
         entries[row[0]].append(row)
     results = []
+    running = []
     for pk, evening in by_pk.items():
-        results += _evening_places(
+        places = _evening_places(
             pk, standings_settings(evening), tuple(sorted(rounds[pk])), tuple(sorted(entries[pk])),
             tuple(sorted(registrations[pk])),
         )
+        results += places
+        finished = is_finished(
+            end_rule=EndRule(evening.end_rule), rounds_played=len(rounds[pk]),
+            rounds_total=evening.rounds_total, threshold=evening.threshold,
+            totals={result.player_id: result.total for result in places},
+        )
+        if places and not finished:
+            running.append(evening)
     regs = {reg_id: player_id for rows in registrations.values() for _evening, reg_id, player_id in rows}
-    return results, regs
+    return results, regs, running
 
 
 def series_of(tournament: Tournament) -> Series | None:
@@ -134,27 +171,31 @@ def series_of(tournament: Tournament) -> Series | None:
     return Series.objects.filter(pk=tournament.series_id).first() if tournament.series_id else None
 
 
-def series_standings_of(tournament: Tournament) -> SeriesStandings | None:
+def series_standings_of(tournament: Tournament, *, public_only: bool = False) -> SeriesStandings | None:
     """The standings of the tournament's series; None when it is not an evening of one."""
     series = series_of(tournament)
-    return series_standings(series) if series is not None else None
+    return series_standings(series, public_only=public_only) if series is not None else None
 
 
-def series_evenings(series: Series) -> list[Tournament]:
-    return list(series.tournaments.order_by("date", "pk"))
+def series_evenings(series: Series, *, public_only: bool = False) -> list[Tournament]:
+    evenings = series.tournaments.order_by("date", "pk")
+    return list(evenings.filter(public=True) if public_only else evenings)
 
 
-def series_standings(series: Series) -> SeriesStandings:
+def series_standings(series: Series, *, public_only: bool = False) -> SeriesStandings:
     """The season, club and category rankings of a series: five queries for any size (the evenings,
-    their closed rounds, the registrations, the confirmed entries, the players with their clubs)."""
-    evenings = series_evenings(series)
+    their closed rounds, the registrations, the confirmed entries, the players with their clubs).
+
+    `public_only`: the season of the evenings whose public page is switched on, and nothing of the
+    others (the public season page: what an evening's organizers did not make public stays private)."""
+    evenings = series_evenings(series, public_only=public_only)
     rule = season_rule(series)
-    results, _regs = evening_results(evenings) if evenings else ([], {})
+    results, _regs, running = evening_results(evenings) if evenings else ([], {}, [])
     players = {
         player.pk: player
         for player in Player.objects.filter(pk__in={r.player_id for r in results}).select_related("club")
     } if results else {}
-    members = {pid for pid, player in players.items() if player.member}
+    members = {pid for pid, player in players.items() if player.member is True}
     rows = season_ranking(results, [evening.pk for evening in evenings], rule, members=members)
     first_evening: dict[int, int] = {}
     order = {evening.pk: index for index, evening in enumerate(evenings)}
@@ -163,29 +204,33 @@ def series_standings(series: Series) -> SeriesStandings:
         if known is None or order[result.evening] < order[known]:
             first_evening[result.player_id] = result.evening
     limits = age_limits(series)
-    # Ages on the season's first evening; newcomers: joined the season after its first evening.
+    # Ages on the season's first evening; newcomers: joined the season after its first evening with
+    # results (an evening nobody has played yet makes nobody new).
     day = evenings[0].date if evenings else None
+    first_held = min(first_evening.values(), key=order.__getitem__, default=None)
     lines = []
+    running_pks = {evening.pk for evening in running}
     for row in rows:
         player = players[row.player_id]
         facts = PlayerFacts(
             player_id=player.pk, gender=player.gender, born=player.born, member=player.member,
-            newcomer=bool(evenings) and first_evening.get(player.pk) != evenings[0].pk,
+            newcomer=first_evening.get(player.pk) != first_held,
         )
-        lines.append(SeasonLine(row=row, player=player, categories=categories_of(facts, day, limits)))
+        lines.append(SeasonLine(
+            row=row, player=player, categories=categories_of(facts, day, limits),
+            provisional=not running_pks.isdisjoint(row.points),
+        ))
     standings = SeriesStandings(
         series=series, evenings=evenings, lines=lines, clubs=[],
-        rule_text=describe_rule(rule, evenings=len(evenings)),
+        rule_text=describe_rule(rule, evenings=len(evenings)), running=running,
     )
     ranked = [line for line in lines if line.row.ranked]
     clubs = {player.club_id: player.club for player in players.values() if player.club_id}
     standings.clubs = [
         (group, clubs[group.group_id])
-        for group in group_ranking(
-            [MemberScore(line.player.pk, line.player.club_id, line.row.score) for line in ranked
-             if line.player.club_id],
-            best=series.club_best, higher_is_better=not rule.points.lower_is_better,
-            value=GroupValue(series.club_value),
+        for group in season_club_ranking(
+            rows, {pid: player.club_id for pid, player in players.items() if player.club_id}, rule,
+            best=series.club_best, value=GroupValue(series.club_value),
         )
     ]
     by_player = {line.player.pk: line for line in ranked}
@@ -193,7 +238,9 @@ def series_standings(series: Series) -> SeriesStandings:
     for category in Category:
         chosen = [line.player.pk for line in ranked if category in line.categories]
         placed = category_ranking(overall, chosen)
-        if placed:
+        if placed and len(placed) == len(ranked):
+            standings.whole_field.append(category)  # its ranking would repeat the season's: named only
+        elif placed:
             standings.categories[category] = [
                 (row.rank, row.shared, by_player[row.player_id]) for row in placed
             ]

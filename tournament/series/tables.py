@@ -15,6 +15,16 @@ from django.utils.translation import gettext_lazy
 from .selectors import SeriesStandings
 
 MISSING = "–"  # noqa: RUF001 - an en dash reads better than a hyphen in an empty cell
+RUNNING = "*"  # after the points of an evening that is still running (the page says so beside the table)
+
+
+def evening_cell(value: int | None, *, counts: bool, running: bool) -> str | int:
+    """One evening's season points as every season table shows them: a dash when missed, bracketed when
+    they do not count (best N), a star while the evening runs."""
+    if value is None:
+        return MISSING
+    text = value if counts else f"({value})"
+    return f"{text}{RUNNING}" if running else text
 
 
 def season_rows(data: SeriesStandings) -> list[dict[str, Any]]:
@@ -27,7 +37,7 @@ def season_rows(data: SeriesStandings) -> list[dict[str, Any]]:
             "sort_name": line.player.sort_name, "club": line.player.club_name, "score": row.score,
             "attended": row.attended, "bonus": row.bonus,
             "deduction": row.deduction, "wins": row.wins, "ranked": row.ranked, "counted": set(row.counted),
-            "categories": line.categories,
+            "categories": line.categories, "provisional": line.provisional,
         }
         for key, pk in evenings:
             record[key] = row.points.get(pk)
@@ -58,14 +68,13 @@ class EveningColumn(SeasonColumn):
 
     empty_values = ()
 
-    def __init__(self, evening_pk: int, **kwargs: Any) -> None:
+    def __init__(self, evening_pk: int, *, running: bool = False, **kwargs: Any) -> None:
         self.evening_pk = evening_pk
+        self.running = running
         super().__init__(**kwargs)
 
     def text(self, value, record, default):
-        if value is None:
-            return MISSING
-        return value if self.evening_pk in record["counted"] else f"({value})"
+        return evening_cell(value, counts=self.evening_pk in record["counted"], running=self.running)
 
     def render(self, value, record):
         return self.text(value, record, None)
@@ -82,13 +91,19 @@ class SeasonTable(tables.Table):
         # Focusable: on a phone the table scrolls sideways inside its box, by keyboard too.
         attrs = {"class": "list standings season", "tabindex": "0"}
         orderable = False
-        row_attrs = {"class": lambda record: "" if record["ranked"] else "incomplete"}
+        row_attrs = {"class": lambda record: " ".join(
+            name
+            for name, on in (("incomplete", not record["ranked"]), ("provisional", record["provisional"]))
+            if on
+        )}
 
     def __init__(self, data: SeriesStandings, rows: list[dict[str, Any]], **kwargs: Any) -> None:
         number_cell = {"td": {"class": "num"}, "th": {"class": "num"}}
+        running = data.running_pks
         extra = [
             (f"e{evening.pk}", EveningColumn(
-                evening.pk, verbose_name=f"{evening.date:%d.%m.}", attrs=number_cell,
+                evening.pk, running=evening.pk in running, attrs=number_cell,
+                verbose_name=f"{evening.date:%d.%m.}{RUNNING if evening.pk in running else ''}",
             ))
             for evening in data.evenings
         ]

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.models import Signup
 from tournament.spreadsheets import csv_bytes
+
+
+def local_time(moment) -> str:
+    """A stored moment (UTC) on the hall's clock (TIME_ZONE, Europe/Berlin), as the audit log shows it."""
+    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M")
 
 
 def signups_csv(signups: list[Signup]) -> bytes:
@@ -17,7 +23,7 @@ def signups_csv(signups: list[Signup]) -> bytes:
         [
             signup.queue, signup.first_name, signup.last_name, signup.club, signup.birth_year,
             signup.email, signup.phone, signup.get_status_display(), signup.waiting_number or "",
-            _("yes") if signup.duplicate else "", signup.created_at.strftime("%Y-%m-%d %H:%M"),
+            _("yes") if signup.duplicate else "", local_time(signup.created_at),
         ]
         for signup in signups
     ])

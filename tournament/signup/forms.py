@@ -8,21 +8,25 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tournament.fields import NumberField
+from tournament.fields import BIRTH_YEAR_MESSAGES, DateTimeField, EmailField, NumberField, TextField
 from tournament.models import Tournament
+from tournament.players.forms import MembershipField
 
+CAPACITY = (1, 2000)
 PHONE = re.compile(r"^\+?[0-9 ()/\-]{6,30}$")
 
 
 class SignupForm(forms.Form):
-    first_name = forms.CharField(label=_("First name"), max_length=80)
-    last_name = forms.CharField(label=_("Last name"), max_length=80)
-    club = forms.CharField(label=_("Club"), max_length=120, required=False)
-    birth_year = forms.IntegerField(label=_("Year of birth"))
-    email = forms.EmailField(label=_("E-mail (optional)"), required=False)
-    phone = forms.CharField(label=_("Phone (optional)"), max_length=40, required=False)
+    first_name = TextField(label=_("First name"), max_length=80)
+    last_name = TextField(label=_("Last name"), max_length=80)
+    club = TextField(label=_("Club"), max_length=120, required=False)
+    birth_year = NumberField(label=_("Year of birth"), min_value=1900, max_value=2100,
+                             error_messages=BIRTH_YEAR_MESSAGES)
+    email = EmailField(label=_("E-mail (optional)"), required=False)
+    phone = TextField(label=_("Phone (optional)"), max_length=40, required=False)
+    membership = MembershipField(label=_("Are you a member of the organizing club?"))
     # Hidden from people by CSS; a bot filling every field gives itself away.
-    website = forms.CharField(label=_("Leave this field empty"), required=False)
+    website = TextField(label=_("Leave this field empty"), required=False, max_length=200)
 
     def clean_first_name(self):
         value = " ".join(self.cleaned_data["first_name"].split())
@@ -61,6 +65,7 @@ class SignupForm(forms.Form):
     def signup_data(self) -> dict:
         data = dict(self.cleaned_data)
         data.pop("website")
+        data["member"] = data.pop("membership")
         return data
 
 
@@ -84,15 +89,18 @@ class SignupSettingsForm(forms.ModelForm):
         model = Tournament
         fields = ["signup_open", "signup_capacity", "signup_deadline"]
         widgets = {"signup_deadline": forms.DateTimeInput(attrs={"type": "datetime-local"})}
+        field_classes = {"signup_capacity": NumberField, "signup_deadline": DateTimeField}
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["signup_capacity"]
+        field.min_value, field.max_value = CAPACITY
+        field.widget.attrs.update(min=CAPACITY[0], max=CAPACITY[1])
+        places = _("Please enter between 1 and 2000 places.")
+        field.error_messages.update(min_value=places, max_value=places)
 
     def settings(self) -> dict:
         return {name: self.cleaned_data[name] for name in self.Meta.fields}
-
-    def clean_signup_capacity(self):
-        capacity = self.cleaned_data["signup_capacity"]
-        if capacity is not None and not 1 <= capacity <= 2000:
-            raise forms.ValidationError(_("Please enter between 1 and 2000 places."), code="capacity")
-        return capacity
 
 
 class SignupActionForm(forms.Form):

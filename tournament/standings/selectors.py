@@ -152,8 +152,9 @@ def tournament_rankings(
     complete = [line for line in lines if line.row.complete or line.row.charged]
     clubs = {line.player.club_id: line.player.club for line in lines if line.player.club_id}
     club_rows = group_ranking(
-        [MemberScore(line.registration.pk, line.player.club_id, line.row.total) for line in complete
-         if line.player.club_id],
+        # A club's best K are its K best placed players (docs/rules.md §8), not its K lowest totals.
+        [MemberScore(line.registration.pk, line.player.club_id, line.row.total, place=line.row.rank)
+         for line in complete if line.player.club_id],
         best=best, higher_is_better=higher, value=value,
     )
     team_list = list(

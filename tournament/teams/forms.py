@@ -7,12 +7,13 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournament.fields import RecordsChoiceField, TextField
 from tournament.models import Registration, Team, Tournament
 
 
 class TeamForm(forms.Form):
-    name = forms.CharField(label=_("Team name"), max_length=80)
-    members = forms.ModelMultipleChoiceField(
+    name = TextField(label=_("Team name"), max_length=80)
+    members = RecordsChoiceField(
         label=_("Players"), queryset=Registration.objects.none(), widget=forms.CheckboxSelectMultiple
     )
 

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.scoring import EndRule, ScoringFormat
 from engine.standings import DEFAULT_TIEBREAKS, TIEBREAKS, MissedRoundPolicy
-from tournament.fields import NumberField, TextField
+from tournament.fields import DateField, NumberField, TextField
 from tournament.models import Tournament, engine_choices
 
 from ..clock.selectors import MAX_CLOCK_MINUTES
@@ -103,6 +103,7 @@ class TournamentForm(forms.ModelForm):
         field_classes = {
             "name": TextField,
             "venue": TextField,
+            "date": DateField,
             **{name: NumberField for name in TOURNAMENT_LIMITS},
         }
 

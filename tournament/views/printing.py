@@ -198,6 +198,15 @@ class CashReportPdfView(TournamentOrganizerMixin, View):
         return pdf_response(request, pdf, printing.file_name(self.tournament, _("Cash report")))
 
 
+class CashRecordPdfView(TournamentOrganizerMixin, View):
+    """The cash record the treasurer signs: float, payments, reduced fees, prizes handed over, the count."""
+
+    def get(self, request, tournament_pk: int):
+        pdf = printing.cash_record_pdf(self.tournament, request=request)
+        kind = f"{_('Cash record')} {self.tournament.date:%Y-%m-%d}"
+        return pdf_response(request, pdf, printing.file_name(self.tournament, kind))
+
+
 class SeriesPdfMixin(TournamentOrganizerMixin):
     def series_data(self):
         return series_standings_of(self.tournament)

@@ -89,7 +89,8 @@ def build_slides(
     if show in ("all", "series") and season is not None and season.lines:
         ranked = [line for line in season.lines if line.row.ranked]
         pages = _columns(ranked, ROWS_PER_COLUMN, STANDINGS_COLUMNS)[:1]  # the top of the season
-        slides += [Slide("series", season.series.name, cols, page=1, pages=1) for cols in pages]
+        title = f"{season.series.name} ({season.marker})" if season.provisional else season.series.name
+        slides += [Slide("series", title, cols, page=1, pages=1) for cols in pages]
     return slides or [Slide("empty", _("Welcome!"))]
 
 
@@ -120,7 +121,8 @@ class ProjectorView(View):
             and tournament_finished(tournament, rounds, lines)
         )
         prizes = prize_list(tournament, lines) if final and has_prizes(tournament) else None
-        season = series_standings_of(tournament) if show in ("all", "series") else None
+        # Public: the season of the series' public evenings only (docs/rules.md §8).
+        season = series_standings_of(tournament, public_only=True) if show in ("all", "series") else None
         slides = build_slides(
             show=show, round_=round_, seating=seating, rounds=rounds, lines=lines, final=final,
             prizes=prizes, season=season,

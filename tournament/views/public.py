@@ -85,11 +85,12 @@ PUBLIC_CATEGORIES = (Category.WOMEN, Category.MEN, Category.NEWCOMER, Category.M
 
 
 class PublicSeriesView(View):
-    """The season standings of the tournament's series: names, clubs and season points only."""
+    """The season standings of the tournament's series: names, clubs and season points only, of the
+    evenings whose public page is switched on (a player of a private evening never shows here)."""
 
     def get(self, request, tournament_pk: int):
         tournament = live.tournament_for_viewer(request.user, tournament_pk)
-        data = series_standings_of(tournament)
+        data = series_standings_of(tournament, public_only=True)
         if data is None:
             raise Http404
         categories = {key: rows[:10] for key, rows in data.categories.items() if key in PUBLIC_CATEGORIES}

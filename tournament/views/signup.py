@@ -1,9 +1,13 @@
 """The public sign-up (/p/<tournament>/signup/) and each registrant's private status link.
 
-No account: CSRF (Django's middleware), a honeypot field and a rate limit per address keep bots out.
+No account: CSRF (Django's middleware), a honeypot field, a generous rate limit per address (a club's
+members share the hall's one public address) and a tight one per name keep bots out; the organizer's
+list marks likely duplicates.
 """
 
 from __future__ import annotations
+
+import hashlib
 
 from django.conf import settings
 from django.contrib import messages
@@ -14,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views import View
 
 from tournament import ratelimit
+from tournament.qr import absolute_url
 from tournament.signup import selectors
 from tournament.signup.forms import SignupForm, SignupWithdrawForm
 from tournament.signup.mail import mail_status_link
@@ -24,7 +29,18 @@ STATUS_TEMPLATE = "tournament/public/signup_status.html"
 
 
 def signups_allowed() -> int:
-    return int(getattr(settings, "SIGNUPS_PER_ADDRESS", 20))
+    return int(getattr(settings, "SIGNUPS_PER_ADDRESS", 200))
+
+
+def signups_per_name() -> int:
+    return int(getattr(settings, "SIGNUPS_PER_NAME", 3))
+
+
+def name_key(tournament_pk: int, first_name: str, last_name: str) -> str:
+    """The rate limit's key of one name in one tournament: hashed (no name is kept in the counts) and
+    the same however it is spelled in case or spacing."""
+    name = " ".join(f"{first_name} {last_name}".casefold().split())
+    return f"signup-name:{tournament_pk}:{hashlib.sha256(name.encode()).hexdigest()[:32]}"
 
 
 def signup_window() -> int:
@@ -59,6 +75,12 @@ class SignupView(View):
             return render(request, TEMPLATE, signup_context(tournament, form, error="closed"), status=400)
         if not form.is_valid():
             return render(request, TEMPLATE, signup_context(tournament, form), status=400)
+        data = form.cleaned_data
+        if ratelimit.hit(
+            name_key(tournament.pk, data["first_name"], data["last_name"]), signup_window()
+        ).count > signups_per_name():
+            context = signup_context(tournament, form, error="rate_limited_name")
+            return render(request, TEMPLATE, context, status=429)
         try:
             signup = signup_create(tournament=tournament, **form.signup_data())
         except ValidationError as error:
@@ -66,7 +88,7 @@ class SignupView(View):
             return render(request, TEMPLATE, signup_context(tournament, form), status=400)
         # The status page says a mail was sent only when one was (a signed message, not a query string).
         address = {"email": signup.email}
-        if mail_status_link(signup, request.build_absolute_uri(signup.get_status_url())):
+        if mail_status_link(signup, absolute_url(signup.get_status_url(), request)):
             messages.success(request, _("We have also sent the link to %(email)s.") % address)
         elif signup.email:
             messages.warning(request, _(
@@ -85,7 +107,7 @@ class SignupStatusView(View):
             "tournament": signup.tournament,
             "signup": signup,
             "waiting_position": selectors.waiting_position(signup),
-            "status_url": self.request.build_absolute_uri(signup.get_status_url()),
+            "status_url": absolute_url(signup.get_status_url(), self.request),
             **extra,
         }
 

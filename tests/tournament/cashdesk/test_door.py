@@ -63,6 +63,7 @@ def test_waiting_person_cannot_be_checked_in_before_approval(door, tournament, s
 
 def test_walk_in_registered_paid_and_checked_in_in_one_step(door, tournament):
     response = door.post(reverse("organizer:door_walk_in", args=[tournament.pk]), {
+        "membership": "guest",
         "first_name": "Walter", "last_name": "Walk", "club": "", "birth_year": "1970",
         "amount": "8.00", "method": "transfer", "paid": "on",
     }, follow=True)
@@ -87,7 +88,10 @@ def test_walk_in_registered_paid_and_checked_in_in_one_step(door, tournament):
     ],
 )
 def test_bad_walk_in_changes_nothing(door, tournament, data, message):
-    form = {"first_name": "W", "last_name": "Walk", "amount": "8", "method": "cash", "paid": "on", **data}
+    form = {
+        "first_name": "W", "last_name": "Walk", "membership": "member", "amount": "8", "method": "cash",
+        "paid": "on", **data,
+    }
     response = door.post(reverse("organizer:door_walk_in", args=[tournament.pk]), form)
     assert response.status_code == 400 and message in response.content.decode()
     assert Registration.objects.count() == 0 and Payment.objects.count() == 0
@@ -125,6 +129,7 @@ def test_cash_report_expected_against_collected(door, tournament, signups):
               {"amount": "8", "method": "cash", "paid": "on"})
     door.post(reverse("organizer:door_signup", args=[tournament.pk, signups[1].pk]), {"method": "cash"})
     door.post(reverse("organizer:door_walk_in", args=[tournament.pk]), {
+        "membership": "guest",
         "first_name": "Walter", "last_name": "Walk", "amount": "5", "method": "transfer", "paid": "on",
     })
     report = cash_report(tournament)
@@ -154,6 +159,7 @@ def test_amount_at_the_door_with_comma_or_point_in_either_language(door, tournam
     assert response.status_code == 302
     assert Registration.objects.get(signup=anna).payment.amount_cents == cents
     walk_in = door.post(reverse("organizer:door_walk_in", args=[tournament.pk]), {
+        "membership": "guest",
         "first_name": "Walter", "last_name": "Walk", "amount": typed, "method": "transfer", "paid": "on",
     }, HTTP_ACCEPT_LANGUAGE=language)
     assert walk_in.status_code == 302
@@ -173,6 +179,7 @@ def test_walk_in_amount_is_offered_in_the_pages_language_and_read_back(door, tou
     assert shown in page.content.decode()
     typed = shown.removeprefix('value="').removesuffix('"')
     door.post(reverse("organizer:door_walk_in", args=[tournament.pk]), {
+        "membership": "guest",
         "first_name": "Walter", "last_name": "Walk", "amount": typed, "method": "cash", "paid": "on",
     }, HTTP_ACCEPT_LANGUAGE=language)
     assert Payment.objects.get().amount_cents == 850
@@ -197,3 +204,22 @@ def test_without_an_entry_fee_nobody_is_listed_as_not_paid(tournament, players):
         reg.save(update_fields=["status"])
     report = cash_report(tournament)
     assert (report.players, report.expected_cents, report.unpaid) == (len(players), 0, [])
+
+
+def test_the_door_asks_for_membership_and_keeps_the_answer(door, tournament, signups):
+    """Issue #42, 6: a walk-in says member or guest (never assumed); a sign-up's answer reaches the
+    player at check-in; without an answer nothing is registered."""
+    url = reverse("organizer:door_walk_in", args=[tournament.pk])
+    data = {"first_name": "Gerd", "last_name": "Gast", "amount": "8", "method": "cash", "paid": "on"}
+    refused = door.post(url, data)
+    assert refused.status_code == 400 and "Please choose club member or guest." in refused.content.decode()
+    assert not Registration.objects.filter(player__first_name="Gerd").exists()
+    door.post(url, {**data, "membership": "guest"})
+    assert Registration.objects.get(player__first_name="Gerd").player.member is False
+    door.post(url, {**data, "first_name": "Mia", "membership": "member"})
+    assert Registration.objects.get(player__first_name="Mia").player.member is True
+    anna = signups[0]
+    Signup.objects.filter(pk=anna.pk).update(member=False)
+    door.post(reverse("organizer:door_signup", args=[tournament.pk, anna.pk]),
+              {"amount": "8", "method": "cash", "paid": "on"})
+    assert Registration.objects.get(signup=anna).player.member is False

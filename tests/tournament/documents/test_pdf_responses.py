@@ -27,6 +27,7 @@ DOCUMENTS = {
     "print:certificates": "Urkunden, vorläufig – nach Runde 1",  # noqa: RUF001
     "print:start_cards": "Startkarten",
     "print:cash_report": "Kassenbericht",
+    "print:cash_record": "Kassenabrechnung 2026-11-29",  # the evening's date (tests.factories)
     "print:series_standings": "Jahreswertung",
     "print:series_certificates": "Urkunden – Jahreswertung",  # noqa: RUF001
     "print:category_certificates": "Urkunden der Kategorien",

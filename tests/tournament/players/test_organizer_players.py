@@ -162,3 +162,23 @@ def test_checkin_search_and_toggle_with_live_counts(organizer_client, tournament
     organizer_client.post(reverse("organizer:checkin_toggle", args=[tournament.pk, target.pk]), **HTMX)
     target.refresh_from_db()
     assert target.status == Registration.Status.REGISTERED
+
+
+def test_edit_membership(organizer_client, tournament, players):
+    """Issue #42, 6: member, guest or not given; not given leaves what is known as it is."""
+    reg = players[0]
+    url = reverse("organizer:player_edit", args=[tournament.pk, reg.pk])
+    typed = {
+        "first_name": reg.player.first_name, "last_name": reg.player.last_name, "club": "", "birth_year": "",
+    }
+    assert organizer_client.get(url).context["form"]["membership"].value() == "member"
+    organizer_client.post(url, {**typed, "membership": "guest"})
+    reg.player.refresh_from_db()
+    assert reg.player.member is False
+    organizer_client.post(url, {**typed, "membership": ""})
+    reg.player.refresh_from_db()
+    assert reg.player.member is False
+    bad = organizer_client.post(url, {**typed, "membership": "honorary"})
+    assert "Select a valid choice." in bad.content.decode()
+    reg.player.refresh_from_db()
+    assert reg.player.member is False

@@ -96,6 +96,7 @@ def test_override_replaces_an_amount(organizer_client, finished):
         ("overrides", "12 thirty", "start number=euros"),
         ("overrides", "999=30", "There is no player with start number 999."),
         ("goods_prizes", "x" * 121, "up to 120 characters"),
+        ("pot_basis", "hopes", "Select a valid choice."),
     ],
 )
 def test_bad_prize_settings_change_nothing(organizer_client, tournament, players, field, value, message):
@@ -118,7 +119,7 @@ def test_prize_list_on_final_standings_pdf_and_projector(organizer_client, finis
     pdf = organizer_client.get(reverse("print:standings", args=[finished.pk]))
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf.content)).pages)
     assert "Prize list" in text and "UNO deck" in text and "38.00 €" in text and "19.00 €" in text
-    assert "Prize pot 96.00 € from 12 paying players; remainder 1.00 €." in text
+    assert "Prize pot 96.00 € from the entry fees collected (120.00 €); remainder 1.00 €." in text
     slide = organizer_client.get(reverse("public:projector", args=[finished.pk]) + "?show=prizes")
     page = slide.content.decode()
     assert 'data-slide="prizes"' in page and "38.00 €" in page and "UNO deck" in page
@@ -146,3 +147,30 @@ def test_entry_fee_shown_in_the_pages_language_saves_unchanged(organizer_client,
     organizer_client.post(url, {**SETTINGS, "entry_fee": typed}, HTTP_ACCEPT_LANGUAGE=language)
     tournament.refresh_from_db()
     assert tournament.entry_fee_cents == 850
+
+
+def test_the_pot_follows_the_fees_collected_or_the_nominal_fee(organizer_client, finished):
+    """Issue #42, 8: two players paid less (5 € and nothing): by default the pot is 80 % of what was
+    taken; switched to the nominal fee it is 80 % of 10 € times the paying players; the page shows both."""
+    from tournament.models import Payment
+
+    paid = list(Payment.objects.filter(tournament=finished).order_by("pk"))
+    Payment.objects.filter(pk=paid[0].pk).update(amount_cents=500, reason="Jugend")
+    Payment.objects.filter(pk=paid[1].pk).update(amount_cents=0, reason="Ehrenmitglied")
+    url = reverse("organizer:prizes", args=[finished.pk])
+    organizer_client.post(url, SETTINGS)
+    finished.refresh_from_db()
+    assert finished.pot_basis == "collected"
+    prizes = prize_list(finished, standings(finished)[1])
+    # 10 players paid 10 €, one 5 €, one nothing: 105 € taken, 11 paying.
+    assert (prizes.collected_cents, prizes.paying) == (10500, 11)
+    assert (prizes.pot_cents, prizes.collected_pot_cents, prizes.nominal_pot_cents) == (8400, 8400, 8800)
+    page = organizer_client.get(url).content.decode()
+    assert "entry fees actually collected (105.00 €): 84.00 €" in page and "it would be 88.00 €" in page
+    organizer_client.post(url, {**SETTINGS, "pot_basis": "nominal"})
+    finished.refresh_from_db()
+    prizes = prize_list(finished, standings(finished)[1])
+    assert finished.pot_basis == "nominal" and prizes.pot_cents == 8800
+    page = organizer_client.get(url).content.decode()
+    assert "fee times the paying players: 88.00 €" in page and "it would be 84.00 €" in page
+    assert AuditEntry.objects.filter(action=AuditAction.PRIZES_UPDATE).count() == 2

@@ -66,6 +66,17 @@ def test_create_a_series_from_a_tournament(organizer_client, tournament):
         ({"points": "table", "points_table_text": ""}, "points_table_text", "need a points table."),
         ({"points": "table", "points_table_text": "10-20"}, "points_table_text", "must not give a lower"),
         ({"points_table_text": "25-x"}, "points_table_text", "whole numbers separated by hyphens"),
+        # Issue #42, 2: a minus sign is never read as a separator, nor dropped without a word.
+        ({"points": "table", "points_table_text": "25, 20, -5"}, "points_table_text", "a negative value"),
+        ({"points": "table", "points_table_text": "25-20--5"}, "points_table_text", "a minus sign only"),
+        ({"points": "table", "points_table_text": "-25-20"}, "points_table_text", "a minus sign only"),
+        ({"points": "table", "points_table_text": "25,,20"}, "points_table_text", "e.g. 25-20-16-13"),
+        ({"points": "table", "points_table_text": "25, 2x"}, "points_table_text", "“2x” is not one"),
+        # Issue #42, 3: bounded like every other number of the form.
+        ({"points": "table", "points_table_text": "9" * 399}, "points_table_text", "at most 1000 points"),
+        ({"points": "table", "points_table_text": "1001-5"}, "points_table_text", "at most 1000 points"),
+        ({"points": "table", "points_table_text": "-".join(["1"] * 101)}, "points_table_text",
+         "at most 100 places"),
         ({"best_of": "3", "min_evenings": "4"}, "min_evenings", "minimum of 4 evenings is more than the 3"),
         ({"best_of": "0"}, "best_of", "greater than or equal to 1"),
         ({"junior_under": "70"}, "junior_under", "less than or equal to 30"),
@@ -78,6 +89,32 @@ def test_bad_rule_settings_get_a_clear_error(organizer_client, tournament, chang
     form = response.context["create_form"]
     assert message in " ".join(form.errors[field])
     assert not Series.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "text,table",
+    [("25-20-16-13", [25, 20, 16, 13]), ("25 - 20 - 16", [25, 20, 16]), ("25 20 16", [25, 20, 16]),
+     ("25, 20, 16,", [25, 20, 16]), ("25; 20; +16", [25, 20, 16]), ("1000, 0", [1000, 0])],
+)
+def test_the_points_table_reads_hyphens_spaces_and_commas(organizer_client, tournament, text, table):
+    response = organizer_client.post(
+        f"/{tournament.pk}/series/create/", rule_data(points="table", points_table_text=text)
+    )
+    assert response.status_code == 302
+    assert Series.objects.get().points_table == table
+
+
+def test_a_huge_points_table_is_refused_and_the_exports_keep_working(organizer_client, season):
+    series, _first, second = season
+    before = Series.objects.filter(pk=series.pk).values().get()
+    response = organizer_client.post(
+        f"/{second.pk}/series/rule/", rule_data(points="table", points_table_text="9" * 399)
+    )
+    assert response.status_code == 400
+    assert "at most 1000 points" in " ".join(response.context["rule_form"].errors["points_table_text"])
+    assert Series.objects.filter(pk=series.pk).values().get() == before
+    assert organizer_client.get(f"/{second.pk}/series/export/").status_code == 200
+    assert organizer_client.get(f"/{second.pk}/series/export/?format=xlsx").status_code == 200
 
 
 def test_join_an_existing_series(organizer_client, organizer, tournament):

@@ -50,3 +50,26 @@ def test_projector_shows_the_season(client, evening):
     for index in range(4):
         kinds.append(client.get(f"/p/{evening.pk}/projector/?slide={index}").context["slide"].kind)
     assert "series" in kinds and "standings" in kinds
+
+
+def test_a_player_of_an_evening_that_is_not_public_never_shows(client, evening):
+    """Issue #42, 11: the public season shows only the evenings whose organizers made them public."""
+    hidden = PlayerFactory(first_name="Heimlich", last_name="Verborgen")
+    anna = evening.registrations.get(player__first_name="Anna").player
+    private = played_evening(series=evening.series, players=[hidden, anna], date=datetime.date(2026, 4, 1),
+                             scores={hidden: 0, anna: 50})
+    assert not private.public
+    page = client.get(f"/p/{evening.pk}/series/")
+    text = page.content.decode()
+    assert "Heimlich" not in text and "Verborgen" not in text
+    assert page.context["data"].evenings == [evening]
+    assert "The one evening so far counts." in text and "01.04." not in text
+    anna_line = next(line for line in page.context["data"].lines if line.player == anna)
+    assert anna_line.row.points == {evening.pk: 3}  # her private evening adds nothing in public
+    projector = client.get(f"/p/{evening.pk}/projector/?show=series")
+    shown = [line.player for column in projector.context["slide"].columns for line in column]
+    assert hidden not in shown and "Heimlich" not in projector.content.decode()
+    # Once its organizers switch its page on, the evening counts in public too.
+    private.public = True
+    private.save()
+    assert "Heimlich" in client.get(f"/p/{evening.pk}/series/").content.decode()

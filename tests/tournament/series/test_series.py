@@ -67,6 +67,7 @@ def test_only_series_organizers_add_evenings():
     [
         ({"points": "table", "points_table": []}, "points_table_missing"),
         ({"points": "table", "points_table": [10, 20]}, "points_table_order"),
+        ({"points": "table", "points_table": [int("9" * 399)]}, "points_table_range"),
         ({"best_of": 3, "min_evenings": 4}, "min_above_best"),
         ({"tiebreaks": ["coin"]}, "unknown_tiebreak"),
         ({"junior_under": 0}, "junior_limit_range"),
@@ -177,3 +178,24 @@ def test_twelve_evenings_of_two_hundred_players_in_five_queries(django_assert_nu
     with django_assert_num_queries(11):
         page = client.get(f"/{last.pk}/series/")
     assert page.status_code == 200 and len(page.context["table"].page.object_list) == 50
+
+
+def test_under_minus_points_a_clubs_best_are_its_best_placed_players():
+    """Issue #42, 1: a member with two of three evenings has the lowest sum but ranks behind every
+    three-evening player; their club's three best are the three best placed, not the three lowest sums."""
+    series = SeriesFactory(points="minus", best_of=3, min_evenings=2, club_best=3, club_value="sum")
+    red, blue = ClubFactory(name="Rot"), ClubFactory(name="Blau")
+    reds = PlayerFactory.create_batch(3, club=red)
+    absent = PlayerFactory(club=red, first_name="Selten")
+    blues = PlayerFactory.create_batch(3, club=blue)
+    scores = {**dict.fromkeys(reds, 30), absent: 20, **dict.fromkeys(blues, 28)}
+    for day in range(3):
+        present = [*reds, *blues] + ([absent] if day < 2 else [])
+        played_evening(series=series, players=present, date=DAY + datetime.timedelta(days=28 * day),
+                       scores={p: scores[p] for p in present}, rounds=1)
+    data = series_standings(series)
+    assert data.lines[-1].player == absent and data.lines[-1].row.score == 40
+    assert [(club.name, row.rank, int(row.value)) for row, club in data.clubs] == [("Blau", 1, 252),
+                                                                                   ("Rot", 2, 270)]
+    red_row = next(row for row, club in data.clubs if club == red)
+    assert set(red_row.counted) == {p.pk for p in reds}

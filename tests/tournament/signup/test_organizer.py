@@ -1,7 +1,10 @@
 """The organizer's sign-up page: settings, list with duplicates, actions, export; queries counted."""
 
+import datetime
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.factories import TournamentFactory
 from tournament.models import AuditEntry, Signup
@@ -106,3 +109,17 @@ def test_organizer_moves_people_between_places_and_the_waiting_list(client, orga
     assert "Places: 1, with a place: 2 \u2013 1 over the capacity (approved by you)." in page
     assert AuditEntry.objects.filter(action="signup_to_waiting").count() == 1
     assert AuditEntry.objects.filter(action="signup_move").count() == 2
+
+
+@pytest.mark.parametrize(
+    "utc,local", [("2026-01-10 18:05", "2026-01-10 19:05"), ("2026-07-01 22:30", "2026-07-02 00:30")]
+)
+def test_export_shows_the_sign_up_time_on_the_halls_clock(client, organizer, tournament, utc, local):
+    """Issue #42, 4: "Signed up at" in local time (Europe/Berlin, winter and summer), as the audit log."""
+    anna = sign(tournament, "Anna")
+    moment = datetime.datetime.strptime(utc, "%Y-%m-%d %H:%M").replace(tzinfo=datetime.UTC)
+    Signup.objects.filter(pk=anna.pk).update(created_at=moment)
+    client.force_login(organizer)
+    text = client.get(reverse("organizer:signups_export", args=[tournament.pk])).content.decode("utf-8-sig")
+    assert text.splitlines()[1].split(";")[-1] == local
+    assert timezone.get_current_timezone_name() == "Europe/Berlin"

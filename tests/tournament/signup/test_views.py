@@ -11,7 +11,7 @@ from tournament.models import AuditEntry, Signup
 pytestmark = pytest.mark.django_db
 
 GOOD = {"first_name": "Anna", "last_name": "Alt", "club": "UNO Club", "birth_year": "1980",
-        "email": "anna@example.org", "phone": "", "website": ""}
+        "membership": "member", "email": "anna@example.org", "phone": "", "website": ""}
 
 
 @pytest.fixture
@@ -31,6 +31,20 @@ def test_sign_up_shows_and_mails_the_private_link(client, tournament):
     assert "You have a place." in page and signup.token in page
     assert len(mail.outbox) == 1 and signup.get_status_url() in mail.outbox[0].body
     assert mail.outbox[0].to == ["anna@example.org"]
+
+
+def test_a_forged_host_does_not_reach_the_mailed_link(client, tournament, settings, monkeypatch):
+    """#40 finding 5: with ALLOWED_HOSTS=* the mail's link is built from this machine's own address."""
+    from tournament import qr
+
+    settings.ALLOWED_HOSTS, settings.PUBLIC_BASE_URL, settings.SERVER_PORT = ["*"], "", 8000
+    monkeypatch.setattr(qr, "network_address", lambda: "192.168.1.23")
+    client.post(url(tournament), GOOD, HTTP_HOST="evil.example")
+    signup = Signup.objects.get()
+    assert "evil.example" not in mail.outbox[0].body
+    assert f"http://192.168.1.23:8000{signup.get_status_url()}" in mail.outbox[0].body
+    page = client.get(signup.get_status_url(), HTTP_HOST="evil.example").content.decode()
+    assert "evil.example" not in page
 
 
 def test_full_tournament_puts_the_next_on_the_waiting_list_and_withdrawal_moves_up(client, tournament):
@@ -132,7 +146,7 @@ def test_no_word_about_mail_without_an_address(client, tournament):
         ("club", "c" * 121, "at most 120 characters"),
         ("birth_year", "", "This field is required."),
         ("birth_year", "1899", "between 1900 and this year"),
-        ("birth_year", "abc", "Enter a whole number."),
+        ("birth_year", "abc", "Enter a whole number in digits 0-9."),
         ("email", "not-an-address", "Enter a valid email address."),
         ("phone", "call me", "phone number with digits only"),
         ("website", "http://spam.example", "This field must stay empty."),
@@ -180,3 +194,41 @@ def test_csrf_is_required():
     client = Client(enforce_csrf_checks=True)
     assert client.post(url(tournament), GOOD).status_code == 403
     assert Signup.objects.count() == 0
+
+
+def test_the_sign_up_asks_for_membership(client, tournament):
+    """Issue #42, 6: member or guest is a required choice of the public form, stored with the sign-up."""
+    refused = client.post(url(tournament), {**GOOD, "membership": ""})
+    assert refused.status_code == 400 and "Please choose club member or guest." in refused.content.decode()
+    assert not Signup.objects.exists()
+    page = client.get(url(tournament)).content.decode()
+    assert 'name="membership" value="member"' in page and 'name="membership" value="guest"' in page
+    assert "checked" not in page.split('name="membership"')[1].split(">")[0]  # nothing chosen beforehand
+    client.post(url(tournament), {**GOOD, "membership": "guest"})
+    assert Signup.objects.get().member is False
+
+
+def test_a_club_signs_up_over_the_halls_one_address():
+    """Issue #42, 10: thirty members of a club sign up from one public address, none is stopped."""
+    tournament = TournamentFactory(signup_open=True, signup_capacity=24)
+    client = Client(REMOTE_ADDR="203.0.113.7")
+    answers = [
+        client.post(url(tournament), {**GOOD, "first_name": f"Mitglied{n:02d}", "email": ""}).status_code
+        for n in range(30)
+    ]
+    assert answers == [302] * 30
+    assert Signup.objects.filter(status="confirmed").count() == 24
+    assert Signup.objects.filter(status="waiting").count() == 6
+
+
+def test_the_same_name_is_limited_per_tournament(client, tournament, settings):
+    settings.SIGNUPS_PER_NAME = 3
+    for _attempt in range(3):
+        assert client.post(url(tournament), {**GOOD, "email": ""}).status_code == 302
+    again = client.post(url(tournament), {**GOOD, "first_name": " anna ", "last_name": "ALT", "email": ""})
+    assert again.status_code == 429
+    assert "This name has been signed up too often" in again.content.decode()
+    assert Signup.objects.count() == 3
+    assert client.post(url(tournament), {**GOOD, "first_name": "Berta"}).status_code == 302
+    other = TournamentFactory(signup_open=True)
+    assert client.post(url(other), GOOD).status_code == 302  # another evening counts on its own

@@ -1,4 +1,5 @@
-"""At the door: signed-up people arrive (check in + paid in one tap), payments, walk-ins, cash report."""
+"""At the door: signed-up people arrive (check in + paid in one tap), payments, walk-ins, cash report;
+the cash record the treasurer signs (float, count, prizes handed over) and its CSV."""
 
 from __future__ import annotations
 
@@ -10,10 +11,19 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 
-from tournament.cashdesk.exports import cash_report_csv
-from tournament.cashdesk.forms import PaymentForm, WalkInForm
-from tournament.cashdesk.selectors import cash_report, door_lists
-from tournament.cashdesk.services import payment_record, payment_undo, signup_check_in, walk_in
+from tournament.cashdesk.exports import cash_record_csv, cash_report_csv
+from tournament.cashdesk.forms import CashForm, PaymentForm, WalkInForm
+from tournament.cashdesk.selectors import cash_record, cash_report, door_lists
+from tournament.cashdesk.services import (
+    cash_update,
+    payment_record,
+    payment_undo,
+    prize_hand_over,
+    prize_hand_over_undo,
+    signup_check_in,
+    walk_in,
+)
+from tournament.documents.printing import content_disposition, file_name
 from tournament.models import Registration, Signup
 
 from .base import OrganizerAction, OrganizerPage, error_text
@@ -117,4 +127,63 @@ class CashReportCsvView(OrganizerPage):
         report = cash_report(self.tournament)
         response = HttpResponse(cash_report_csv(report), content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="cash-report-{self.tournament.pk}.csv"'
+        return response
+
+
+class CashRecordView(OrganizerPage):
+    """The cash record: the float and the count (form), the prizes to mark as handed over, PDF and CSV."""
+
+    template_name = "tournament/organizer/cash_record.html"
+    section = "door"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context.update(
+            record=cash_record(self.tournament),
+            cash_form=kwargs.get("cash_form") or CashForm(initial=CashForm.initial_for(self.tournament)),
+        )
+        return context
+
+    def post(self, request, *args, **kwargs):
+        form = CashForm(request.POST)
+        if form.is_valid():
+            try:
+                cash_update(tournament=self.tournament, user=request.user, **form.values())
+            except ValidationError as exc:
+                form.add_error(None, error_text(exc))
+            else:
+                messages.success(request, _("Cash record saved."))
+                return redirect("organizer:cash_record", self.tournament.pk)
+        return self.render_to_response(self.get_context_data(cash_form=form), status=400)
+
+
+class PrizeHandoverView(OrganizerAction):
+    """POST: mark the player's prize as handed over; with undo=1, take the mark back."""
+
+    def post(self, request, tournament_pk: int, registration_pk: int):
+        reg = get_object_or_404(
+            Registration.objects.select_related("player"), pk=registration_pk, tournament=self.tournament
+        )
+        try:
+            if request.POST.get("undo"):
+                prize_hand_over_undo(tournament=self.tournament, user=request.user, registration=reg)
+                messages.success(request, _("%(name)s: prize no longer marked as handed over.")
+                                 % {"name": reg.player.name})
+            else:
+                prize_hand_over(tournament=self.tournament, user=request.user, registration=reg)
+                messages.success(request, _("%(name)s: prize handed over.") % {"name": reg.player.name})
+        except ValidationError as exc:
+            self.fail(exc)
+        return redirect("organizer:cash_record", self.tournament.pk)
+
+
+class CashRecordCsvView(OrganizerPage):
+    """The cash record for a German Excel, named after the evening and its date."""
+
+    def get(self, request, *args, **kwargs):
+        record = cash_record(self.tournament)
+        kind = f"{_('Cash record')} {self.tournament.date:%Y-%m-%d}"
+        name = file_name(self.tournament, kind, extension="csv")
+        response = HttpResponse(cash_record_csv(record), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = content_disposition(name, download=True)
         return response

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from engine.rankings import GroupValue
+from tournament.fields import NumberField
 from tournament.models import Series, Team
 from tournament.standings.exports import lines_csv, rankings_sheets, sheets_xlsx
 from tournament.standings.selectors import standings, tournament_rankings
@@ -24,8 +25,8 @@ from .base import OrganizerAction, OrganizerPage, error_text
 
 
 class ClubRankingForm(forms.Form):
-    best = forms.IntegerField(label=gettext_lazy("Players per club that count"), min_value=1, max_value=20,
-                              required=False)
+    best = NumberField(label=gettext_lazy("Players per club that count"), min_value=1, max_value=20,
+                       required=False)
     value = forms.ChoiceField(
         label=gettext_lazy("Club value"), choices=Series.CLUB_VALUE_CHOICES, required=False
     )

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
 
 from tournament.models import Series
-from tournament.series.exports import all_lines, csv_lines
+from tournament.series.exports import all_lines, csv_lines, title
 from tournament.series.forms import SeriesForm, SeriesJoinForm
 from tournament.series.selectors import series_of, series_of_user, series_standings
 from tournament.series.services import series_create, series_join, series_leave, series_update
@@ -126,7 +126,7 @@ class SeriesExportView(SeriesPageMixin, OrganizerPage):
         base = slugify(f"{series.name}-{_('season')}") or "season"
         if request.GET.get("format") == "xlsx":
             response = HttpResponse(
-                sheets_xlsx(all_lines(data), title=series.name),
+                sheets_xlsx(all_lines(data), title=title(data)),
                 content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
             )
             response["Content-Disposition"] = f'attachment; filename="{base}.xlsx"'

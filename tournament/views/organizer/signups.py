@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from tournament.models import Signup
+from tournament.qr import absolute_url
 from tournament.signup import selectors
 from tournament.signup.exports import signups_csv
 from tournament.signup.forms import SignupActionForm, SignupSettingsForm
@@ -39,7 +40,7 @@ class SignupsView(OrganizerPage):
             signups=signups,
             duplicates=sum(1 for s in signups if s.duplicate),
             counts=selectors.signup_counts(self.tournament),
-            public_url=self.request.build_absolute_uri(reverse("public:signup", args=[self.tournament.pk])),
+            public_url=absolute_url(reverse("public:signup", args=[self.tournament.pk]), self.request),
         )
         return context
 
