@@ -63,3 +63,23 @@ def search_words(raw: str) -> list[str]:
     words instead of reaching the database: PostgreSQL refuses NUL in a query, SQLite would not match."""
     text = "".join(" " if forbidden(ch) else ch for ch in unicodedata.normalize("NFC", raw))
     return text.split()
+
+
+_DIGRAPHS = (("ae", "a"), ("oe", "o"), ("ue", "u"))
+
+
+def fold(text: str) -> str:
+    """A name as a search compares it: case, accents and German spellings folded the same way for
+    what is stored and what is typed ("Müller", "mueller", "MULLER" and "Muller" all fold to
+    "muller"; "Strauß" and "Strauss" to "strauss"), spaces collapsed."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    for digraph, letter in _DIGRAPHS:
+        plain = plain.replace(digraph, letter)
+    return " ".join(plain.split())
+
+
+def matches(query: str, *texts: str) -> bool:
+    """Whether every word of `query` is in one of `texts`, folded (`fold`)."""
+    haystack = " ".join(fold(text) for text in texts)
+    return all(fold(word) in haystack for word in search_words(query))

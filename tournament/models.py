@@ -292,8 +292,14 @@ class Round(models.Model):
         return f"{self.tournament.name}: {_('round')} {self.number}"
 
     @property
-    def accepts_results(self) -> bool:
+    def accepts_desk_results(self) -> bool:
+        """The organizer may type or confirm results: from publishing the seating until the close."""
         return self.status in {self.Status.PUBLISHED, self.Status.OPEN}
+
+    @property
+    def accepts_captain_results(self) -> bool:
+        """The tables may report from their phones: only while the round is open for results."""
+        return self.status == self.Status.OPEN
 
 
 def new_table_token() -> str:

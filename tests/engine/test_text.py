@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.text import TextError, clean_text, forbidden, has_forbidden, search_words
+from engine.text import TextError, clean_text, fold, forbidden, has_forbidden, matches, search_words
 
 CONTROLS = ["\x00", "\x1b", "\x0b", "\x07", "\x0c", "\x7f", "\x85", "\u2028", "\u202e", "\ufffe"]
 
@@ -66,3 +66,23 @@ def test_search_words_never_carry_a_character_no_stored_text_holds(typed, words)
 def test_has_forbidden_agrees_with_the_rule_for_every_character(text, multiline):
     """The fast path for printable ASCII gives what the character rule gives."""
     assert has_forbidden(text, multiline=multiline) == any(forbidden(ch, multiline=multiline) for ch in text)
+
+
+@pytest.mark.parametrize(
+    ("typed", "stored"),
+    [("muller", "Müller"), ("mueller", "Müller"), ("MÜLLER", "Mueller"), ("strasse", "Straße"),
+     ("STRAUSS", "Strauß"), ("Cel", "Çelik"), ("ozturk", "Öztürk")],
+)
+def test_fold_makes_the_spellings_of_a_name_equal(typed, stored):
+    assert fold(typed) in fold(stored)
+    assert matches(typed, "Anna", stored)
+
+
+def test_every_word_must_match_somewhere():
+    assert matches("anna sud", "Anna Alt", "UNO Süd")
+    assert not matches("anna nord", "Anna Alt", "UNO Süd")
+
+
+@given(st.text(max_size=20))
+def test_fold_is_idempotent(text):
+    assert fold(fold(text)) == fold(text)

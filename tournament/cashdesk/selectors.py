@@ -1,4 +1,5 @@
-"""Reads at the door: who signed up, who waits, who is in and who paid; the cash report."""
+"""Reads of the admission desk (who is expected, waiting, in, paid) and of the money: the cash report and
+the cash record."""
 
 from __future__ import annotations
 
@@ -6,36 +7,12 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Q, Sum
 
+from engine.numbers import parse_natural
 from engine.prizes import euros
+from engine.text import fold, matches, search_words
 from tournament.models import Payment, PrizeHandover, Registration, Signup, Tournament
 
-
-@dataclass(frozen=True)
-class DoorLists:
-    arriving: list[Signup]  # has a place, not checked in yet
-    waiting: list[Signup]
-    registrations: list[Registration]  # with .paid (Payment or None)
-
-
-def door_lists(tournament: Tournament) -> DoorLists:
-    """Three queries for any size: open sign-ups, registrations with their payments."""
-    signups = list(
-        tournament.signups.filter(
-            registration__isnull=True, status__in=(Signup.Status.CONFIRMED, Signup.Status.WAITING)
-        ).order_by("last_name", "first_name", "queue")
-    )
-    registrations = list(
-        tournament.registrations.select_related("player__club", "payment").exclude(
-            status=Registration.Status.WITHDRAWN, withdrawn_after_round__isnull=True
-        ).order_by("player__last_name", "player__first_name")
-    )
-    for reg in registrations:
-        reg.paid = getattr(reg, "payment", None)
-    return DoorLists(
-        arriving=[s for s in signups if s.status == Signup.Status.CONFIRMED],
-        waiting=sorted((s for s in signups if s.status == Signup.Status.WAITING), key=lambda s: s.queue),
-        registrations=registrations,
-    )
+from ..players.selectors import known_players
 
 
 @dataclass
@@ -95,6 +72,98 @@ def fees_taken(tournament: Tournament) -> tuple[int, int]:
         paying=Count("pk", filter=Q(amount_cents__gt=0)), collected=Sum("amount_cents"),
     )
     return totals["paying"], totals["collected"] or 0
+
+
+class DeskKind:
+    """What a line of the admission desk is, in the order the desk lists them."""
+
+    SIGNUP = "signup"  # signed up with a place, not here yet
+    WAITING = "waiting"  # on the waiting list
+    REGISTERED = "registered"  # registered (typed, imported), not checked in
+    IN = "in"  # checked in (paid or not)
+    WITHDRAWN = "withdrawn"
+    KNOWN = "known"  # played an earlier evening of the organizer's, not registered here
+
+
+@dataclass
+class DeskLine:
+    kind: str
+    pk: int  # of the signup, registration or player
+    first_name: str
+    last_name: str
+    club: str
+    start_number: int | None = None
+    waiting_position: int | None = None
+    payment: Payment | None = None
+
+    @property
+    def name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip()
+
+    @property
+    def sort_name(self) -> str:
+        return f"{self.last_name}, {self.first_name}"
+
+
+DESK_ORDER = [DeskKind.SIGNUP, DeskKind.REGISTERED, DeskKind.WAITING, DeskKind.IN, DeskKind.WITHDRAWN,
+              DeskKind.KNOWN]
+
+
+def desk_lines(tournament: Tournament, user, query: str = "", *, limit: int = 60) -> list[DeskLine]:
+    """Everybody the admission desk may meet, matching `query` (name, club or start number; case,
+    umlauts and ß folded by `engine.text.matches`): sign-ups with a place and waiting, registrations,
+    and, while searching, the players of the organizer's earlier evenings. Those still to come first.
+    Four queries at any size."""
+    signups = tournament.signups.filter(
+        registration__isnull=True, status__in=(Signup.Status.CONFIRMED, Signup.Status.WAITING)
+    ).order_by("queue")
+    lines: list[DeskLine] = []
+    for position, signup in enumerate((s for s in signups if s.status == Signup.Status.WAITING), start=1):
+        lines.append(DeskLine(DeskKind.WAITING, signup.pk, signup.first_name, signup.last_name, signup.club,
+                              waiting_position=position))
+    lines += [
+        DeskLine(DeskKind.SIGNUP, s.pk, s.first_name, s.last_name, s.club)
+        for s in signups if s.status == Signup.Status.CONFIRMED
+    ]
+    kinds = {Registration.Status.REGISTERED: DeskKind.REGISTERED, Registration.Status.CHECKED_IN: DeskKind.IN,
+             Registration.Status.WITHDRAWN: DeskKind.WITHDRAWN}
+    for reg in tournament.registrations.select_related("player__club", "payment"):
+        lines.append(DeskLine(
+            kinds[reg.status], reg.pk, reg.player.first_name, reg.player.last_name, reg.player.club_name,
+            start_number=reg.start_number, payment=getattr(reg, "payment", None),
+        ))
+    words = search_words(query)
+    if words:
+        number = parse_natural(words[0]) if len(words) == 1 else None
+        if number is not None:
+            lines = [line for line in lines if line.start_number == number]
+        else:
+            lines = [line for line in lines if matches(query, line.first_name, line.last_name, line.club)]
+            taken = {(fold(line.first_name), fold(line.last_name)) for line in lines}
+            lines += [
+                DeskLine(DeskKind.KNOWN, p.pk, p.first_name, p.last_name, p.club_name)
+                for p in known_players(tournament, user)
+                if matches(query, p.first_name, p.last_name, p.club_name)
+                and (fold(p.first_name), fold(p.last_name)) not in taken
+            ]
+    lines.sort(key=lambda line: (DESK_ORDER.index(line.kind), fold(line.last_name), fold(line.first_name)))
+    return lines[:limit]
+
+
+def desk_counts(tournament: Tournament) -> dict[str, int]:
+    """Expected, in the hall, unpaid, waiting: the desk's figures (four queries)."""
+    report_players = list(playing_registrations(tournament).select_related("payment"))
+    signups = tournament.signups.filter(registration__isnull=True)
+    return {
+        "expected": signups.filter(status=Signup.Status.CONFIRMED).count()
+        + tournament.registrations.filter(status=Registration.Status.REGISTERED).count(),
+        "in": sum(1 for reg in report_players if reg.status == Registration.Status.CHECKED_IN),
+        "unpaid": sum(
+            1 for reg in report_players
+            if tournament.entry_fee_cents and getattr(reg, "payment", None) is None
+        ),
+        "waiting": signups.filter(status=Signup.Status.WAITING).count(),
+    }
 
 
 # --- the cash record the treasurer signs -------------------------------------------------------

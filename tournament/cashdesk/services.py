@@ -11,11 +11,11 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from engine.prizes import euros
-from tournament.models import Payment, PrizeHandover, Registration, Signup, Tournament
+from tournament.models import Payment, Player, PrizeHandover, Registration, Signup, Tournament
 
 from ..audit.actions import AuditAction
 from ..audit.services import audit
-from ..players.services import player_register
+from ..players.services import player_register, player_register_known, registration_check_in
 
 REASON_MAX = 200
 
@@ -122,6 +122,61 @@ def walk_in(
             registration=registration, user=user, amount_cents=amount_cents, method=method, reason=reason
         )
     return registration
+
+
+@transaction.atomic
+def registration_admit(
+    *, registration: Registration, user, amount_cents: int | None, method: str, reason: str = ""
+) -> Registration:
+    """A registered player arrives: checked in and (with an amount) paid in one step; a player already
+    checked in just pays."""
+    Tournament.objects.select_for_update().get(pk=registration.tournament_id)
+    registration = Registration.objects.select_related("player", "tournament").get(pk=registration.pk)
+    if registration.status != Registration.Status.CHECKED_IN:
+        registration = registration_check_in(registration=registration, user=user)
+    if amount_cents is not None:
+        _payment(
+            registration=registration, user=user, amount_cents=amount_cents, method=method, reason=reason
+        )
+    return registration
+
+
+@transaction.atomic
+def known_player_admit(
+    *, tournament: Tournament, user, player: Player, amount_cents: int | None, method: str, reason: str = ""
+) -> Registration:
+    """A player of an earlier evening arrives: registered from their record, checked in and paid."""
+    Tournament.objects.select_for_update().get(pk=tournament.pk)
+    registration = player_register_known(tournament=tournament, user=user, player=player, check_in=True)
+    audit(
+        tournament=tournament, user=user, action=AuditAction.WALK_IN,
+        after={"name": registration.player.name, "start_number": registration.start_number},
+    )
+    if amount_cents is not None:
+        _payment(
+            registration=registration, user=user, amount_cents=amount_cents, method=method, reason=reason
+        )
+    return registration
+
+
+class Undone:
+    """What `admission_undo` took back."""
+
+    PAYMENT = "payment"
+    CHECK_IN = "check_in"
+
+
+@transaction.atomic
+def admission_undo(*, registration: Registration, user) -> tuple[str, Payment | None]:
+    """Take back the desk's last step for this player: the payment if there is one, else the check-in.
+    Returns what was undone and the payment taken back, so the desk can say so."""
+    Tournament.objects.select_for_update().get(pk=registration.tournament_id)
+    payment = Payment.objects.filter(registration=registration).first()
+    if payment is not None:
+        payment_undo(registration=registration, user=user)
+        return Undone.PAYMENT, payment
+    registration_check_in(registration=registration, user=user, checked_in=False)
+    return Undone.CHECK_IN, None
 
 
 # --- the cash record ---------------------------------------------------------------------------

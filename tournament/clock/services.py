@@ -41,7 +41,7 @@ def _save_and_audit(
 def clock_start(*, round_: Round, user, minutes: int | None = None) -> Round:
     """Start (or restart) the countdown: the given minutes, else the tournament's time limit."""
     round_ = _locked_round(round_)
-    if not round_.accepts_results:
+    if not round_.accepts_desk_results:
         raise ValidationError(_("The clock runs only in a published or open round."))
     minutes = minutes or round_.tournament.time_limit_minutes
     if not minutes:

@@ -195,8 +195,7 @@ def _check_accepts(table: Table, round_: Round, *, captain: bool) -> None:
     """Whether this table takes a new version now, decided on the rows read under the lock."""
     if round_.status == Round.Status.CLOSED:
         raise ValidationError(_("This round is closed."), code=RefusalCode.ROUND_CLOSED)
-    accepting = {Round.Status.OPEN} if captain else {Round.Status.PUBLISHED, Round.Status.OPEN}
-    if round_.status not in accepting:
+    if not (round_.accepts_captain_results if captain else round_.accepts_desk_results):
         raise ValidationError(_("This round does not accept results."), code=RefusalCode.ROUND_NOT_OPEN)
     if captain and table.status in (Table.Status.CONFIRMED, Table.Status.CORRECTED):
         raise ValidationError(

@@ -10,7 +10,19 @@ from django.db.models import Count, Max, Prefetch, QuerySet
 
 from engine.seating import Round as SeatingRound
 from engine.seating import SeatingPlayer, SeatingReport, schedule_stats
-from tournament.models import Registration, Round, Seat, Submission, SubmissionEntry, Table, Tournament
+from tournament.models import (
+    Registration,
+    Round,
+    Seat,
+    Signup,
+    Submission,
+    SubmissionEntry,
+    Table,
+    Tournament,
+)
+
+from ..players.selectors import registration_counts
+from ..standings.selectors import tournament_finished
 
 
 def seating_history(tournament: Tournament, before_round: int | None = None) -> list[SeatingRound]:
@@ -199,3 +211,88 @@ def round_fingerprint(round_: Round) -> str:
     tables = round_.tables.order_by("number").values_list("number", "status", "token")
     state = repr((round_.status, sorted(figures.items()), list(tables)))
     return f"{zlib.crc32(state.encode()):08x}"
+
+
+class Step:
+    """What the evening needs next (`Evening.next_step`), in the order of the evening."""
+
+    ADD_PLAYERS = "add_players"  # nobody registered or signed up yet
+    CHECK_IN = "check_in"  # fewer than two players checked in
+    SEAT = "seat"  # seat the next round (round 1 or after a closed round)
+    PUBLISH = "publish"  # a drafted seating to check and publish
+    RESULTS = "results"  # a round takes results, some tables are not confirmed
+    CLOSE = "close"  # every table confirmed: close the round (and draw the next)
+    FINISH = "finish"  # the evening is over: standings, prizes, certificates
+
+
+@dataclass
+class Evening:
+    """The state of an evening, asked the same way by every page, view and service that needs it."""
+
+    tournament: Tournament
+    rounds: list[Round]
+    checked_in: int
+    registered: int
+    signed_up: int  # sign-ups with a place, not yet registered
+    finished: bool  # the standings say no further round is played (rounds or threshold reached)
+    unconfirmed: int = 0  # tables of the current round without a counting result
+
+    @property
+    def current(self) -> Round | None:
+        return self.rounds[-1] if self.rounds else None
+
+    @property
+    def closed_rounds(self) -> int:
+        return sum(1 for r in self.rounds if r.status == Round.Status.CLOSED)
+
+    @property
+    def over(self) -> bool:
+        """The evening has ended: no further round, and none still running."""
+        return self.finished and self.current is not None and self.current.status == Round.Status.CLOSED
+
+    @property
+    def can_seat_next(self) -> bool:
+        """A round may be seated (or the drafted one drawn again) now."""
+        current = self.current
+        if current is None or current.status == Round.Status.DRAFT:
+            return True
+        return current.status == Round.Status.CLOSED and not self.finished
+
+    @property
+    def next_step(self) -> str:
+        current = self.current
+        if current is None:
+            if not self.registered and not self.signed_up:
+                return Step.ADD_PLAYERS
+            return Step.CHECK_IN if self.checked_in < 2 else Step.SEAT
+        if current.status == Round.Status.DRAFT:
+            return Step.PUBLISH
+        if current.accepts_desk_results:
+            return Step.RESULTS if self.unconfirmed else Step.CLOSE
+        return Step.FINISH if self.finished else Step.SEAT
+
+    @property
+    def next_round_number(self) -> int:
+        current = self.current
+        if current is None:
+            return 1
+        return current.number + 1 if current.status == Round.Status.CLOSED else current.number
+
+
+def evening(tournament: Tournament) -> Evening:
+    """The evening's state: its rounds, players and whether it is finished (the standings' queries)."""
+    rounds = list(tournament.rounds.order_by("number"))
+    counts = registration_counts(tournament)
+    current = rounds[-1] if rounds else None
+    unconfirmed = 0
+    if current is not None and current.accepts_desk_results:
+        unconfirmed = current.tables.exclude(status=Table.Status.CONFIRMED).count()
+    return Evening(
+        tournament=tournament, rounds=rounds, checked_in=counts[Registration.Status.CHECKED_IN],
+        registered=counts["total"],
+        signed_up=tournament.signups.filter(
+            status=Signup.Status.CONFIRMED, registration__isnull=True
+        ).count(),
+        finished=bool(rounds) and tournament_finished(tournament),
+        unconfirmed=unconfirmed,
+    )

@@ -1,4 +1,4 @@
-"""Players of a tournament: add in place, edit, withdraw and readmit, import from files, check in."""
+"""Players of a tournament: add in place, edit, withdraw and readmit, import from files, merge."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from tournament.models import Player, Registration
 from tournament.players.forms import ImportForm, PlayerEditForm, PlayerForm, PlayerMergeForm
 from tournament.players.imports import ImportRow, parse_upload
 from tournament.players.selectors import (
-    checkin_matches,
     club_names,
     known_players,
     mergeable_players,
@@ -28,7 +27,6 @@ from tournament.players.services import (
     player_register,
     player_register_known,
     players_import,
-    registration_check_in,
     registration_readmit,
     registration_update,
     registration_withdraw,
@@ -264,51 +262,6 @@ class PlayersImportView(UploadLimitMixin, OrganizerPage):
             ngettext("%(count)s player imported.", "%(count)s players imported.", added) % {"count": added},
         )
         return redirect("organizer:players", self.tournament.pk)
-
-
-class CheckinView(OrganizerPage):
-    """Search as you type; one tap checks a player in or out; the counts follow live."""
-
-    template_name = "tournament/organizer/checkin.html"
-    section = "checkin"
-
-    def get_context_data(self, **kwargs):
-        context = super().get_context_data(**kwargs)
-        query = self.request.GET.get("q", "")
-        context.update(
-            query=query,
-            registrations=checkin_matches(self.tournament, query),
-            counts=registration_counts(self.tournament),
-        )
-        return context
-
-    def get(self, request, *args, **kwargs):
-        if request.htmx and request.htmx.target == "checkin-list":
-            return self.render_partial("list")
-        return super().get(request, *args, **kwargs)
-
-
-class CheckinToggleView(CheckinView):
-    http_method_names = ["post"]
-
-    def post(self, request, *args, **kwargs):
-        registration = get_object_or_404(
-            Registration.objects.select_related("player__club"),
-            tournament=self.tournament,
-            pk=kwargs["registration_pk"],
-        )
-        checked_in = registration.status != Registration.Status.CHECKED_IN
-        try:
-            registration = registration_check_in(
-                registration=registration, user=request.user, checked_in=checked_in
-            )
-        except ValidationError as exc:
-            messages.error(request, error_text(exc))
-        if request.htmx:
-            context = self.get_context_data()
-            context["reg"] = registration
-            return self.render_partial("row", context)
-        return redirect("organizer:checkin", self.tournament.pk)
 
 
 class PlayerMergeView(OrganizerFormPage):

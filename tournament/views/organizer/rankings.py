@@ -53,7 +53,7 @@ class RankingsView(OrganizerPage):
 
 class TeamsView(OrganizerPage):
     template_name = "tournament/organizer/teams.html"
-    section = "rankings"
+    section = "teams"
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

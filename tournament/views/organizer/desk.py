@@ -1,0 +1,220 @@
+"""The admission desk (Einlass): one search over everybody the door may meet, each line with its next
+action (check in, take the fee, or both in one tap), a walk-in on the same screen, and the cash figures.
+
+Every POST answers with the desk's list for the same search (htmx swaps it in, keeping the search
+box and its focus), or redirects to the desk without htmx. The addresses of the former check-in and
+door pages lead here.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.views.generic import RedirectView
+
+from engine.prizes import euros
+from tournament.cashdesk.forms import PaymentForm, WalkInForm
+from tournament.cashdesk.selectors import cash_report, desk_counts, desk_lines
+from tournament.cashdesk.services import (
+    Undone,
+    admission_undo,
+    known_player_admit,
+    registration_admit,
+    signup_check_in,
+    walk_in,
+)
+from tournament.models import Player, Registration, Signup
+from tournament.permissions import organized_tournament_or_403
+from tournament.players.services import registration_check_in, registration_readmit
+from tournament.signup.services import signup_approve
+
+from .base import OrganizerAction, OrganizerPage, error_text
+
+
+class DeskView(OrganizerPage):
+    template_name = "tournament/organizer/desk.html"
+    section = "desk"
+    walk_in_form: WalkInForm | None = None
+
+    def query(self) -> str:
+        return (self.request.POST.get("q") or self.request.GET.get("q") or "")[:200]
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        fee = Decimal(self.tournament.entry_fee_cents) / 100
+        query = self.query()
+        context.update(
+            query=query,
+            lines=desk_lines(self.tournament, self.request.user, query),
+            counts=desk_counts(self.tournament),
+            fee=fee,
+            walk_in_form=self.walk_in_form or WalkInForm(initial={"amount": fee}),
+            report=cash_report(self.tournament),
+        )
+        return context
+
+    def get(self, request, *args, **kwargs):
+        if request.htmx and request.htmx.target == "desk-list":
+            return self.render_partial("desk")
+        return super().get(request, *args, **kwargs)
+
+    def desk_response(self, status: int = 200):
+        if self.request.htmx:
+            response = self.render_partial("desk")
+        else:
+            response = self.render_to_response(self.get_context_data())
+        response.status_code = status
+        return response
+
+
+class DeskAction(OrganizerAction):
+    """POST → one service → the desk's list for the same search (htmx) or the desk page."""
+
+    def respond(self, walk_in_form: WalkInForm | None = None, status: int = 200):
+        if self.request.htmx or walk_in_form is not None:
+            page = DeskView(request=self.request, kwargs=self.kwargs, args=())
+            page.tournament, page.walk_in_form = self.tournament, walk_in_form
+            return page.desk_response(status=status)
+        query = self.request.POST.get("q", "")
+        url = reverse("organizer:desk", args=[self.tournament.pk])
+        return redirect(f"{url}?{urlencode({'q': query})}" if query else url)
+
+    def payment(self) -> dict | None:
+        """The amount and method typed on the line (None when its form is refused: said as a message)."""
+        form = PaymentForm(self.request.POST)
+        if form.is_valid():
+            return form.payment()
+        messages.error(self.request, " ".join(" ".join(errors) for errors in form.errors.values()))
+        return None
+
+    def admitted(self, registration: Registration) -> None:
+        payment = getattr(registration, "payment", None)
+        if registration.status == Registration.Status.CHECKED_IN and payment is not None:
+            text = _("%(name)s is checked in (no. %(number)s) and paid %(amount)s (%(method)s).") % {
+                "name": registration.player.name, "number": registration.start_number,
+                "amount": euros(payment.amount_cents), "method": payment.get_method_display(),
+            }
+        else:
+            text = _("%(name)s is checked in with start number %(number)s.") % {
+                "name": registration.player.name, "number": registration.start_number,
+            }
+        messages.success(self.request, text)
+
+
+class DeskSignupView(DeskAction):
+    """A sign-up: with a place, checked in (and paid); on the waiting list, given a place."""
+
+    def post(self, request, tournament_pk: int, signup_pk: int):
+        signup = get_object_or_404(Signup, tournament=self.tournament, pk=signup_pk)
+        try:
+            if signup.status == Signup.Status.WAITING or request.POST.get("action") == "approve":
+                signup_approve(signup=signup, user=request.user)
+                messages.success(request, _("%(name)s has a place now.") % {"name": signup.name})
+            elif (payment := self.payment()) is not None:
+                self.admitted(signup_check_in(signup=signup, user=request.user, **payment))
+        except ValidationError as error:
+            self.fail(error)
+        return self.respond()
+
+
+class DeskPlayerView(DeskAction):
+    """A registration: `in` (checked in, paid with an amount), `pay`, `undo` (the last step, said what it
+    was), `readmit`, `toggle` (the former check-in page's tap: in or out)."""
+
+    ACTIONS = ("in", "pay", "undo", "readmit", "toggle")
+    default_action = "pay"
+
+    def post(self, request, tournament_pk: int, registration_pk: int):
+        registration = get_object_or_404(
+            Registration.objects.select_related("player"), tournament=self.tournament, pk=registration_pk
+        )
+        action = request.POST.get("action") or ("undo" if request.POST.get("undo") else self.default_action)
+        if action not in self.ACTIONS:
+            messages.error(request, _("Unknown action."))
+            return self.respond()
+        try:
+            self.act(action, registration)
+        except ValidationError as error:
+            self.fail(error)
+        return self.respond()
+
+    def act(self, action: str, registration: Registration) -> None:
+        user = self.request.user
+        if action == "undo":
+            undone, payment = admission_undo(registration=registration, user=user)
+            if undone == Undone.PAYMENT:
+                text = _("Undone: the payment of %(amount)s (%(method)s) by %(name)s.") % {
+                    "amount": euros(payment.amount_cents), "method": payment.get_method_display(),
+                    "name": registration.player.name,
+                }
+            else:
+                text = _("Undone: %(name)s is no longer checked in.") % {"name": registration.player.name}
+            messages.success(self.request, text)
+        elif action == "readmit":
+            registration_readmit(registration=registration, user=user)
+            messages.success(self.request, _("%(name)s plays again.") % {"name": registration.player.name})
+        elif action == "toggle":
+            checked_in = registration.status != Registration.Status.CHECKED_IN
+            registration_check_in(registration=registration, user=user, checked_in=checked_in)
+        else:
+            payment = self.payment()
+            if payment is None:
+                return
+            if action == "pay" and payment["amount_cents"] is None:
+                raise ValidationError(_("Enter the amount paid."), code="amount")
+            self.admitted(registration_admit(registration=registration, user=user, **payment))
+
+
+class DeskKnownPlayerView(DeskAction):
+    """A player of an earlier evening: registered from their record, checked in and (with an amount) paid."""
+
+    def post(self, request, tournament_pk: int, player_pk: int):
+        player = get_object_or_404(Player, pk=player_pk)
+        payment = self.payment()
+        if payment is not None:
+            try:
+                registration = known_player_admit(
+                    tournament=self.tournament, user=request.user, player=player, **payment
+                )
+            except ValidationError as error:
+                self.fail(error)
+            else:
+                self.admitted(registration)
+        return self.respond()
+
+
+class DeskWalkInView(DeskAction):
+    def post(self, request, tournament_pk: int):
+        form = WalkInForm(request.POST)
+        if not form.is_valid():
+            return self.respond(walk_in_form=form, status=400)
+        try:
+            registration = walk_in(tournament=self.tournament, user=request.user, **form.person(),
+                                   **form.payment())
+        except ValidationError as error:
+            form.add_error(None, error_text(error))
+            return self.respond(walk_in_form=form, status=400)
+        self.admitted(registration)
+        return self.respond()
+
+
+class FormerDeskPage(RedirectView):
+    """The former check-in and door pages: their bookmarks lead to the desk, with the search kept."""
+
+    query_string = True
+
+    def get_redirect_url(self, *args, **kwargs):
+        tournament = organized_tournament_or_403(self.request.user, kwargs["tournament_pk"])
+        return reverse("organizer:desk", args=[tournament.pk])
+
+    def dispatch(self, request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect(f"{reverse('login')}?{urlencode({'next': request.get_full_path()})}")
+        return super().dispatch(request, *args, **kwargs)
+

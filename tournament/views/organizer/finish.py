@@ -1,0 +1,38 @@
+"""The end of the evening (Abschluss): final standings, prize list, every certificate, the cash report,
+the season and the backup, each one click from this page; before the last round it says what is still
+provisional."""
+
+from __future__ import annotations
+
+from tournament.cashdesk.selectors import cash_report
+from tournament.prizes.selectors import has_prizes, prize_list
+from tournament.rounds.selectors import evening
+from tournament.standings.selectors import standings, tournament_rankings
+
+from .base import OrganizerPage
+
+TOP_LINES = 10
+
+
+class FinishView(OrganizerPage):
+    template_name = "tournament/organizer/finish.html"
+    section = "finish"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        tournament = self.tournament
+        state = evening(tournament)
+        rounds, lines = standings(tournament)
+        rankings = tournament_rankings(tournament, lines) if lines else None
+        context.update(
+            evening=state,
+            rounds=rounds,
+            lines=lines[:TOP_LINES],
+            more_lines=max(0, len(lines) - TOP_LINES),
+            players=len(lines),
+            prizes=prize_list(tournament, lines) if lines and has_prizes(tournament) else None,
+            categories=rankings.categories if rankings else [],
+            report=cash_report(tournament),
+            series=tournament.series,
+        )
+        return context
