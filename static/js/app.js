@@ -37,4 +37,39 @@
       if (field) { field.focus(); }
     }
   });
+
+  // The admission desk (templates/tournament/organizer/desk.html), keyboard first: the arrow keys move
+  // between the search box and each line's first action; Enter in the search box does the only line's
+  // first action, or goes to the first line; after an action's answer is swapped in, the search box
+  // has the focus with its text selected, so the next name simply replaces it.
+  function deskButtons() {
+    return Array.prototype.slice.call(document.querySelectorAll("#desk-list [data-desk-primary]"));
+  }
+  document.addEventListener("keydown", function (event) {
+    var target = event.target;
+    if (!(target instanceof HTMLElement)) { return; }
+    var inSearch = target.hasAttribute("data-desk-search");
+    if (!inSearch && !target.hasAttribute("data-desk-primary")) { return; }
+    var buttons = deskButtons();
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      var index = inSearch ? -1 : buttons.indexOf(target);
+      var next = index + (event.key === "ArrowDown" ? 1 : -1);
+      event.preventDefault();
+      if (next < 0) {
+        var search = document.querySelector("[data-desk-search]");
+        if (search) { search.focus(); }
+      } else if (buttons.length) {
+        buttons[Math.min(next, buttons.length - 1)].focus();
+      }
+    } else if (event.key === "Enter" && inSearch) {
+      event.preventDefault();
+      if (buttons.length === 1) { buttons[0].click(); } else if (buttons.length) { buttons[0].focus(); }
+    }
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var config = event.detail && event.detail.requestConfig;
+    if (!config || config.verb !== "post") { return; }
+    var search = document.querySelector("[data-desk-search]");
+    if (search) { search.focus(); search.select(); }
+  });
 })();

@@ -107,7 +107,7 @@ def test_htmx_partials_open(world, organizer_client, missing_variables):
     t = world.tournament.pk
     partial_pages = [
         (organizer_client, f"/{t}/rounds/2/status/", {}),
-        (organizer_client, f"/{t}/checkin/", {"HX-Target": "checkin-list"}),
+        (organizer_client, f"/{t}/desk/?q=a", {"HX-Target": "desk"}),
         (organizer_client, f"/{t}/standings/", {"HX-Target": "standings-table"}),
         (organizer_client, f"/{t}/audit/", {}),
         (organizer_client, f"/{t}/rounds/2/links/", {}),

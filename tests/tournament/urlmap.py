@@ -29,6 +29,10 @@ POST_ONLY = {
     "organizer:player_withdraw",
     "organizer:player_readmit",
     "organizer:checkin_toggle",
+    "organizer:desk_signup",
+    "organizer:desk_player",
+    "organizer:desk_known",
+    "organizer:desk_walk_in",
     "organizer:round_seat",
     "organizer:seating_plan",
     "organizer:round_swap",
@@ -59,6 +63,15 @@ POST_ONLY = {
 SPECIAL_GET_STATUS = {
     # Django's language switch: a GET without "next" goes back to the site's start page.
     "set_language": 302,
+    # The former check-in and door pages: the admission desk now (bookmarks keep working).
+    "organizer:checkin": 302,
+    "organizer:door": 302,
+}
+
+# Pages of the former navigation that lead to their place in the evening's phases now: where to.
+FORMER_PAGES = {
+    "organizer:checkin": lambda world: reverse("organizer:desk", args=[world.tournament.pk]),
+    "organizer:door": lambda world: reverse("organizer:desk", args=[world.tournament.pk]),
 }
 
 # Answer a piece of a page (htmx swaps it in), never a whole page, whatever the request's headers.
@@ -148,6 +161,7 @@ class World:
             "signup_token": self.extra["signup"].token if "signup" in self.extra else "",
             "signup_pk": self.extra["signup"].pk if "signup" in self.extra else 0,
             "team_pk": self.extra["team"].pk,
+            "player_pk": self.registration.player_id,
         }
         return {name: values[name] for name in names}
 

@@ -109,14 +109,26 @@ DESK_ORDER = [DeskKind.SIGNUP, DeskKind.REGISTERED, DeskKind.WAITING, DeskKind.I
               DeskKind.KNOWN]
 
 
-def desk_lines(tournament: Tournament, user, query: str = "", *, limit: int = 60) -> list[DeskLine]:
+@dataclass
+class Desk:
+    """What the admission desk shows: the lines matching the search, and the evening's door figures."""
+
+    lines: list[DeskLine]
+    expected: int  # with a place or registered, not checked in yet
+    checked_in: int
+    unpaid: int  # checked in, no payment (only with an entry fee)
+    waiting: int
+    collected_cents: int
+
+
+def desk(tournament: Tournament, user, query: str = "", *, limit: int = 60) -> Desk:
     """Everybody the admission desk may meet, matching `query` (name, club or start number; case,
     umlauts and ß folded by `engine.text.matches`): sign-ups with a place and waiting, registrations,
     and, while searching, the players of the organizer's earlier evenings. Those still to come first.
-    Four queries at any size."""
-    signups = tournament.signups.filter(
+    Two queries, three while searching."""
+    signups = list(tournament.signups.filter(
         registration__isnull=True, status__in=(Signup.Status.CONFIRMED, Signup.Status.WAITING)
-    ).order_by("queue")
+    ).order_by("queue"))
     lines: list[DeskLine] = []
     for position, signup in enumerate((s for s in signups if s.status == Signup.Status.WAITING), start=1):
         lines.append(DeskLine(DeskKind.WAITING, signup.pk, signup.first_name, signup.last_name, signup.club,
@@ -132,6 +144,14 @@ def desk_lines(tournament: Tournament, user, query: str = "", *, limit: int = 60
             kinds[reg.status], reg.pk, reg.player.first_name, reg.player.last_name, reg.player.club_name,
             start_number=reg.start_number, payment=getattr(reg, "payment", None),
         ))
+    figures = {
+        "expected": sum(1 for line in lines if line.kind in (DeskKind.SIGNUP, DeskKind.REGISTERED)),
+        "checked_in": sum(1 for line in lines if line.kind == DeskKind.IN),
+        "unpaid": sum(1 for line in lines if line.kind == DeskKind.IN and line.payment is None)
+        if tournament.entry_fee_cents else 0,
+        "waiting": sum(1 for line in lines if line.kind == DeskKind.WAITING),
+        "collected_cents": sum(line.payment.amount_cents for line in lines if line.payment is not None),
+    }
     words = search_words(query)
     if words:
         number = parse_natural(words[0]) if len(words) == 1 else None
@@ -147,23 +167,7 @@ def desk_lines(tournament: Tournament, user, query: str = "", *, limit: int = 60
                 and (fold(p.first_name), fold(p.last_name)) not in taken
             ]
     lines.sort(key=lambda line: (DESK_ORDER.index(line.kind), fold(line.last_name), fold(line.first_name)))
-    return lines[:limit]
-
-
-def desk_counts(tournament: Tournament) -> dict[str, int]:
-    """Expected, in the hall, unpaid, waiting: the desk's figures (four queries)."""
-    report_players = list(playing_registrations(tournament).select_related("payment"))
-    signups = tournament.signups.filter(registration__isnull=True)
-    return {
-        "expected": signups.filter(status=Signup.Status.CONFIRMED).count()
-        + tournament.registrations.filter(status=Registration.Status.REGISTERED).count(),
-        "in": sum(1 for reg in report_players if reg.status == Registration.Status.CHECKED_IN),
-        "unpaid": sum(
-            1 for reg in report_players
-            if tournament.entry_fee_cents and getattr(reg, "payment", None) is None
-        ),
-        "waiting": signups.filter(status=Signup.Status.WAITING).count(),
-    }
+    return Desk(lines=lines[:limit], **figures)
 
 
 # --- the cash record the treasurer signs -------------------------------------------------------

@@ -137,26 +137,26 @@ def test_import_xlsx_and_tampered_rows(organizer_client, tournament):
     assert tournament.registrations.get().player.name == "Mary Smith"
 
 
-def test_checkin_search_and_toggle_with_live_counts(organizer_client, tournament, players):
+def test_the_desk_searches_and_checks_in_with_live_counts(organizer_client, tournament, players):
+    """The admission desk (formerly the check-in page): search by name or start number, one tap checks in
+    (the former check-in address still toggles), the figures follow in the same answer."""
     Registration.objects.filter(tournament=tournament).update(status=Registration.Status.REGISTERED)
     target = players[4]
-    url = reverse("organizer:checkin", args=[tournament.pk])
+    url = reverse("organizer:desk", args=[tournament.pk])
     page = organizer_client.get(url)
-    assert page.context["counts"]["registered"] == 12
-    search = organizer_client.get(
-        url, {"q": target.player.last_name}, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="checkin-list"
-    )
-    html = search.content.decode()
-    assert html.lstrip().startswith('<ul class="checkin-list"')
-    assert list(search.context_data["registrations"]) == [target]
+    assert page.context["desk"].expected == 12
+    search = organizer_client.get(url, {"q": target.player.last_name}, HTTP_HX_REQUEST="true",
+                                  HTTP_HX_TARGET="desk")
+    assert search.content.decode().lstrip().startswith('<div id="desk">')
+    assert [line.pk for line in search.context_data["desk"].lines] == [target.pk]
     by_number = organizer_client.get(url, {"q": str(target.start_number)})
-    assert list(by_number.context["registrations"]) == [target]
-    toggle = organizer_client.post(
-        reverse("organizer:checkin_toggle", args=[tournament.pk, target.pk]), **HTMX
+    assert [line.pk for line in by_number.context["desk"].lines] == [target.pk]
+    checked = organizer_client.post(
+        reverse("organizer:desk_player", args=[tournament.pk, target.pk]),
+        {"action": "in", "method": "cash", "q": str(target.start_number)}, **HTMX,
     )
-    html = toggle.content.decode()
-    assert f'id="checkin-{target.pk}"' in html and 'aria-pressed="true"' in html
-    assert 'id="checkin-counts" hx-swap-oob="true"' in html and "<b>1</b>" in html
+    html = checked.content.decode()
+    assert f'id="desk-in-{target.pk}"' in html and "<b>1</b>checked in" in html.replace("\n", "")
     target.refresh_from_db()
     assert target.status == Registration.Status.CHECKED_IN
     organizer_client.post(reverse("organizer:checkin_toggle", args=[tournament.pk, target.pk]), **HTMX)

@@ -5,9 +5,18 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.factories import play_round, tournament_form_data
+from tests.factories import (
+    RegistrationFactory,
+    TournamentFactory,
+    play_round,
+    report_points,
+    tournament_form_data,
+)
 from tests.tournament.test_i18n import german_catalogue  # noqa: F401  (fixture)
-from tournament.models import AuditEntry, Player, Tournament
+from tournament.models import AuditEntry, Player, Registration, Submission, Tournament
+from tournament.results.services import result_submit
+from tournament.rounds.selectors import Step
+from tournament.rounds.services import round_close, round_publish, round_seat
 
 
 def test_create_tournament_with_format_settings(organizer_client, organizer):
@@ -69,14 +78,52 @@ def test_edit_saves_changes_with_audit(organizer_client, tournament):
     assert entry.after["rounds_total"] == 4
 
 
-def test_overview_shows_counts_and_next_step(organizer_client, tournament, players, organizer):
-    play_round(tournament, organizer, seed=3)
-    response = organizer_client.get(reverse("organizer:tournament", args=[tournament.pk]))
-    assert response.context["counts"]["checked_in"] == 12
-    assert response.context["closed_rounds"] == 1
-    content = response.content.decode()
-    assert reverse("organizer:round", args=[tournament.pk, 1]) in content
-    assert 'class="subnav"' in content
+def next_step(client, tournament) -> str:
+    page = client.get(reverse("organizer:tournament", args=[tournament.pk]))
+    return page.context["evening"].next_step
+
+
+def test_the_overview_shows_the_next_step_from_the_first_player_to_the_prize_giving(
+    organizer_client, organizer
+):
+    tournament = TournamentFactory(organizers=[organizer], rounds_total=2)
+    assert next_step(organizer_client, tournament) == Step.ADD_PLAYERS
+    players = [RegistrationFactory(tournament=tournament, start_number=n + 1, status="registered")
+               for n in range(8)]
+    assert next_step(organizer_client, tournament) == Step.CHECK_IN
+    Registration.objects.filter(tournament=tournament).update(status=Registration.Status.CHECKED_IN)
+    assert next_step(organizer_client, tournament) == Step.SEAT
+    round_ = round_seat(tournament=tournament, user=organizer, seed=1)
+    assert next_step(organizer_client, tournament) == Step.PUBLISH
+    round_publish(round_=round_, user=organizer)
+    assert next_step(organizer_client, tournament) == Step.RESULTS
+    for table in round_.tables.all():
+        result_submit(table=table, seats=report_points(table), source=Submission.Source.ORGANIZER,
+                      user=organizer, confirm_warnings=True)
+    assert next_step(organizer_client, tournament) == Step.CLOSE
+    round_close(round_=round_, user=organizer)
+    page = organizer_client.get(reverse("organizer:tournament", args=[tournament.pk])).content.decode()
+    assert "Seat round 2" in page and 'data-step="seat"' in page
+    play_round(tournament, organizer, seed=2)
+    page = organizer_client.get(reverse("organizer:tournament", args=[tournament.pk])).content.decode()
+    assert 'data-step="finish"' in page and reverse("organizer:finish", args=[tournament.pk]) in page
+    assert len(players) == 8
+
+
+def test_every_organizer_page_has_the_six_phases_and_marks_its_own(organizer_client, tournament, players):
+    pages = {
+        "organizer:tournament": "Overview", "organizer:players": "Preparation", "organizer:desk": "Admission",
+        "organizer:rounds": "Rounds", "organizer:finish": "Finish", "organizer:audit": "Log",
+        "organizer:prizes": "Preparation", "organizer:standings": "Rounds", "print:documents": "Finish",
+    }
+    for name, phase in pages.items():
+        html = organizer_client.get(reverse(name, args=[tournament.pk])).content.decode()
+        labels = re.findall(r'<ol class="phases">(.*?)</ol>', html, re.S)[0]
+        assert re.findall(r">([^<]+)</a>", labels) == [
+            "Overview", "Preparation", "Admission", "Rounds", "Finish", "Log"
+        ]
+        assert re.search(rf'class="active" aria-current="true">{phase}<', labels), name
+        assert '<details class="phase-menu">' in html  # the phone's one menu
 
 
 def test_delete_needs_the_name_and_keeps_players(organizer_client, tournament, players):

@@ -18,9 +18,8 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.generic import RedirectView
 
-from engine.prizes import euros
 from tournament.cashdesk.forms import PaymentForm, WalkInForm
-from tournament.cashdesk.selectors import cash_report, desk_counts, desk_lines
+from tournament.cashdesk.selectors import desk
 from tournament.cashdesk.services import (
     Undone,
     admission_undo,
@@ -30,9 +29,10 @@ from tournament.cashdesk.services import (
     walk_in,
 )
 from tournament.models import Player, Registration, Signup
-from tournament.permissions import organized_tournament_or_403
+from tournament.permissions import TournamentOrganizerMixin
 from tournament.players.services import registration_check_in, registration_readmit
 from tournament.signup.services import signup_approve
+from tournament.templatetags.money import euros
 
 from .base import OrganizerAction, OrganizerPage, error_text
 
@@ -51,16 +51,14 @@ class DeskView(OrganizerPage):
         query = self.query()
         context.update(
             query=query,
-            lines=desk_lines(self.tournament, self.request.user, query),
-            counts=desk_counts(self.tournament),
+            desk=desk(self.tournament, self.request.user, query),
             fee=fee,
             walk_in_form=self.walk_in_form or WalkInForm(initial={"amount": fee}),
-            report=cash_report(self.tournament),
         )
         return context
 
     def get(self, request, *args, **kwargs):
-        if request.htmx and request.htmx.target == "desk-list":
+        if request.htmx and request.htmx.target == "desk":
             return self.render_partial("desk")
         return super().get(request, *args, **kwargs)
 
@@ -204,17 +202,10 @@ class DeskWalkInView(DeskAction):
         return self.respond()
 
 
-class FormerDeskPage(RedirectView):
+class FormerDeskPage(TournamentOrganizerMixin, RedirectView):
     """The former check-in and door pages: their bookmarks lead to the desk, with the search kept."""
 
-    query_string = True
-
     def get_redirect_url(self, *args, **kwargs):
-        tournament = organized_tournament_or_403(self.request.user, kwargs["tournament_pk"])
-        return reverse("organizer:desk", args=[tournament.pk])
-
-    def dispatch(self, request, *args, **kwargs):
-        if not request.user.is_authenticated:
-            return redirect(f"{reverse('login')}?{urlencode({'next': request.get_full_path()})}")
-        return super().dispatch(request, *args, **kwargs)
-
+        url = reverse("organizer:desk", args=[self.tournament.pk])
+        query = self.request.META.get("QUERY_STRING", "")
+        return f"{url}?{query}" if query else url

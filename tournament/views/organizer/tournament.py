@@ -11,9 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.generic import FormView
 
-from tournament.models import Round
-from tournament.players.selectors import registration_counts
-from tournament.rounds.selectors import table_counts
+from tournament.rounds.selectors import evening, table_counts
 from tournament.series.forms import SeriesChoiceForm
 from tournament.series.selectors import series_of_user
 from tournament.series.services import series_join
@@ -57,22 +55,19 @@ class TournamentCreateView(LoginRequiredMixin, FormView):
 
 
 class TournamentOverviewView(OrganizerPage):
+    """Where the evening stands and its next step, from the first player to the prize-giving."""
+
     template_name = "tournament/organizer/overview.html"
     section = "overview"
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        tournament = self.tournament
-        counts = registration_counts(tournament)
-        rounds = list(tournament.rounds.order_by("number"))
-        current = rounds[-1] if rounds else None
+        state = evening(self.tournament)
+        current = state.current
         context.update(
-            counts=counts,
-            registered=counts["total"],
-            rounds=rounds,
-            closed_rounds=sum(1 for r in rounds if r.status == Round.Status.CLOSED),
-            current=current,
-            table_counts=table_counts(current) if current else None,
+            evening=state,
+            rounds=state.rounds,
+            table_counts=table_counts(current) if current is not None else None,
         )
         return context
 

@@ -1,4 +1,5 @@
-"""At the door: check-in with payment in one tap, walk-ins, payments, the cash report (CSV and PDF)."""
+"""The admission desk: one search over everybody, check-in with payment in one tap, walk-ins, payments,
+undo that says what it undid, the former door and check-in addresses, the cash report (CSV and PDF)."""
 
 import io
 
@@ -6,7 +7,7 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from tests.factories import TournamentFactory
+from tests.factories import PlayerFactory, RegistrationFactory, TournamentFactory
 from tournament.audit.actions import AuditAction
 from tournament.cashdesk.selectors import cash_report
 from tournament.models import AuditEntry, Payment, Registration, Signup
@@ -39,30 +40,33 @@ def door(client, organizer, tournament):
 def test_signed_up_person_checked_in_and_paid_in_one_tap(door, tournament, signups):
     anna = signups[0]
     response = door.post(
-        reverse("organizer:door_signup", args=[tournament.pk, anna.pk]),
+        reverse("organizer:desk_signup", args=[tournament.pk, anna.pk]),
         {"amount": "8", "method": "cash", "paid": "on"}, follow=True,
     )
-    assert "Anna Muster checked in with start number 1." in response.content.decode()
+    assert "Anna Muster is checked in (no. 1) and paid 8.00 € (cash)." in response.content.decode()
     reg = Registration.objects.get(signup=anna)
     assert reg.status == Registration.Status.CHECKED_IN
     assert (reg.payment.amount_cents, reg.payment.method) == (800, "cash")
-    again = door.post(reverse("organizer:door_signup", args=[tournament.pk, anna.pk]),
+    again = door.post(reverse("organizer:desk_signup", args=[tournament.pk, anna.pk]),
                       {"amount": "8", "method": "cash", "paid": "on"}, follow=True)
     assert "Anna Muster is already checked in." in again.content.decode()
     assert Payment.objects.count() == 1
 
 
-def test_waiting_person_cannot_be_checked_in_before_approval(door, tournament, signups):
+def test_a_waiting_person_gets_a_place_first_then_is_checked_in(door, tournament, signups):
     cem = signups[2]
     assert cem.status == Signup.Status.WAITING
-    response = door.post(reverse("organizer:door_signup", args=[tournament.pk, cem.pk]),
-                         {"amount": "8", "method": "cash", "paid": "on"}, follow=True)
-    assert "has no place yet" in response.content.decode()
-    assert Registration.objects.count() == 0
+    url = reverse("organizer:desk_signup", args=[tournament.pk, cem.pk])
+    response = door.post(url, {"amount": "8", "method": "cash", "paid": "on"}, follow=True)
+    assert "Cem Muster has a place now." in response.content.decode()
+    cem.refresh_from_db()
+    assert cem.status == Signup.Status.CONFIRMED and Registration.objects.count() == 0
+    door.post(url, {"action": "in", "amount": "8", "method": "cash", "paid": "on"})
+    assert Registration.objects.get(signup=cem).status == Registration.Status.CHECKED_IN
 
 
 def test_walk_in_registered_paid_and_checked_in_in_one_step(door, tournament):
-    response = door.post(reverse("organizer:door_walk_in", args=[tournament.pk]), {
+    response = door.post(reverse("organizer:desk_walk_in", args=[tournament.pk]), {
         "membership": "guest",
         "first_name": "Walter", "last_name": "Walk", "club": "", "birth_year": "1970",
         "amount": "8.00", "method": "transfer", "paid": "on",
@@ -92,43 +96,90 @@ def test_bad_walk_in_changes_nothing(door, tournament, data, message):
         "first_name": "W", "last_name": "Walk", "membership": "member", "amount": "8", "method": "cash",
         "paid": "on", **data,
     }
-    response = door.post(reverse("organizer:door_walk_in", args=[tournament.pk]), form)
+    response = door.post(reverse("organizer:desk_walk_in", args=[tournament.pk]), form)
     assert response.status_code == 400 and message in response.content.decode()
     assert Registration.objects.count() == 0 and Payment.objects.count() == 0
 
 
 def test_pay_later_undo_and_bad_amount(door, tournament, signups):
-    door.post(reverse("organizer:door_signup", args=[tournament.pk, signups[1].pk]), {"method": "cash"})
+    door.post(reverse("organizer:desk_signup", args=[tournament.pk, signups[1].pk]), {"method": "cash"})
     reg = Registration.objects.get()
     assert not Payment.objects.exists()  # checked in without paying (box unticked)
-    url = reverse("organizer:door_pay", args=[tournament.pk, reg.pk])
+    url = reverse("organizer:desk_player", args=[tournament.pk, reg.pk])
     bad = door.post(url, {"amount": "x", "method": "cash", "paid": "on"}, follow=True)
     assert "Enter an amount in euros, e.g." in bad.content.decode() and not Payment.objects.exists()
     door.post(url, {"amount": "7.50", "method": "cash", "paid": "on"})
     assert Payment.objects.get().amount_cents == 750
     twice = door.post(url, {"amount": "8", "method": "cash", "paid": "on"}, follow=True)
     assert "has already paid" in twice.content.decode()
-    door.post(url, {"undo": "1"})
+    undone = door.post(url, {"action": "undo"}, follow=True)
+    assert "Undone: the payment of 7.50 € (cash) by Ben Muster." in undone.content.decode()
     assert not Payment.objects.exists()
     assert AuditEntry.objects.filter(action=AuditAction.PAYMENT_UNDO).count() == 1
+    undone = door.post(url, {"action": "undo"}, follow=True)
+    assert "Undone: Ben Muster is no longer checked in." in undone.content.decode()
+    reg.refresh_from_db()
+    assert reg.status == Registration.Status.REGISTERED
 
 
-def test_door_page_queries_fixed(door, tournament, signups, django_assert_num_queries):
+def test_desk_page_queries_fixed(door, tournament, signups, django_assert_num_queries):
     for signup in signups[:2]:
-        door.post(reverse("organizer:door_signup", args=[tournament.pk, signup.pk]),
+        door.post(reverse("organizer:desk_signup", args=[tournament.pk, signup.pk]),
                   {"amount": "8", "method": "cash", "paid": "on"})
-    url = reverse("organizer:door", args=[tournament.pk])
+    url = reverse("organizer:desk", args=[tournament.pk])
     door.get(url)
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(6):
         response = door.get(url)
     assert response.status_code == 200
+    for n in range(10):
+        RegistrationFactory(tournament=tournament, start_number=10 + n)
+    with django_assert_num_queries(6):
+        door.get(url)
+    with django_assert_num_queries(7):  # a search also looks at the players of earlier evenings
+        door.get(url, {"q": "mu"})
+
+
+@pytest.mark.parametrize("typed", ["müller", "MUELLER", "muller", "Straße", "strasse", "2"])
+def test_one_search_finds_everybody_with_umlauts_folded(door, tournament, organizer, typed):
+    signup_create(tournament=tournament, first_name="Jürgen", last_name="Müller", club="UNO Straße",
+                  birth_year=1970)
+    RegistrationFactory(tournament=tournament, start_number=2,
+                        player=PlayerFactory(first_name="Hans", last_name="Mueller", club__name="Strasse 1"))
+    earlier = TournamentFactory(organizers=[organizer], name="Last week")
+    RegistrationFactory(tournament=earlier, start_number=1,
+                        player=PlayerFactory(first_name="Olga", last_name="Muller", club__name="Straße 7"))
+    page = door.get(reverse("organizer:desk", args=[tournament.pk]), {"q": typed}).content.decode()
+    found = {name for name in ("Müller, Jürgen", "Mueller, Hans", "Muller, Olga") if name in page}
+    expected = {"2": {"Mueller, Hans"}}.get(typed, {"Müller, Jürgen", "Mueller, Hans", "Muller, Olga"})
+    assert found == expected
+    if typed != "2":
+        assert "Register, check in + paid" in page  # the player of an earlier evening
+
+
+def test_a_player_of_an_earlier_evening_is_registered_checked_in_and_paid_in_one_tap(door, tournament,
+                                                                                     organizer):
+    earlier = TournamentFactory(organizers=[organizer], name="Last week")
+    olga = RegistrationFactory(tournament=earlier, start_number=1, player__first_name="Olga").player
+    response = door.post(reverse("organizer:desk_known", args=[tournament.pk, olga.pk]),
+                         {"amount": "6", "method": "cash", "paid": "on", "reason": "Jugend"}, follow=True)
+    reg = Registration.objects.get(tournament=tournament, player=olga)
+    assert reg.status == Registration.Status.CHECKED_IN
+    assert (reg.payment.amount_cents, reg.payment.reason) == (600, "Jugend")
+    assert f"{olga.name} is checked in (no. 1) and paid 6.00 € (cash)." in response.content.decode()
+
+
+def test_the_former_door_and_check_in_pages_lead_to_the_desk(door, tournament):
+    for name in ("door", "checkin"):
+        response = door.get(reverse(f"organizer:{name}", args=[tournament.pk]), {"q": "anna"})
+        assert response.status_code == 302
+        assert response["Location"] == reverse("organizer:desk", args=[tournament.pk]) + "?q=anna"
 
 
 def test_cash_report_expected_against_collected(door, tournament, signups):
-    door.post(reverse("organizer:door_signup", args=[tournament.pk, signups[0].pk]),
+    door.post(reverse("organizer:desk_signup", args=[tournament.pk, signups[0].pk]),
               {"amount": "8", "method": "cash", "paid": "on"})
-    door.post(reverse("organizer:door_signup", args=[tournament.pk, signups[1].pk]), {"method": "cash"})
-    door.post(reverse("organizer:door_walk_in", args=[tournament.pk]), {
+    door.post(reverse("organizer:desk_signup", args=[tournament.pk, signups[1].pk]), {"method": "cash"})
+    door.post(reverse("organizer:desk_walk_in", args=[tournament.pk]), {
         "membership": "guest",
         "first_name": "Walter", "last_name": "Walk", "amount": "5", "method": "transfer", "paid": "on",
     })
@@ -153,20 +204,20 @@ def test_amount_at_the_door_with_comma_or_point_in_either_language(door, tournam
                                                                     typed, cents):
     anna = signups[0]
     response = door.post(
-        reverse("organizer:door_signup", args=[tournament.pk, anna.pk]),
+        reverse("organizer:desk_signup", args=[tournament.pk, anna.pk]),
         {"amount": typed, "method": "cash", "paid": "on"}, HTTP_ACCEPT_LANGUAGE=language,
     )
     assert response.status_code == 302
     assert Registration.objects.get(signup=anna).payment.amount_cents == cents
-    walk_in = door.post(reverse("organizer:door_walk_in", args=[tournament.pk]), {
+    walk_in = door.post(reverse("organizer:desk_walk_in", args=[tournament.pk]), {
         "membership": "guest",
         "first_name": "Walter", "last_name": "Walk", "amount": typed, "method": "transfer", "paid": "on",
     }, HTTP_ACCEPT_LANGUAGE=language)
     assert walk_in.status_code == 302
     assert Registration.objects.get(player__first_name="Walter").payment.amount_cents == cents
     reg = Registration.objects.get(player__first_name="Walter")
-    door.post(reverse("organizer:door_pay", args=[tournament.pk, reg.pk]), {"undo": "1"})
-    door.post(reverse("organizer:door_pay", args=[tournament.pk, reg.pk]),
+    door.post(reverse("organizer:desk_player", args=[tournament.pk, reg.pk]), {"undo": "1"})
+    door.post(reverse("organizer:desk_player", args=[tournament.pk, reg.pk]),
               {"amount": typed, "method": "cash", "paid": "on"}, HTTP_ACCEPT_LANGUAGE=language)
     assert Payment.objects.get(registration=reg).amount_cents == cents
 
@@ -175,10 +226,10 @@ def test_amount_at_the_door_with_comma_or_point_in_either_language(door, tournam
 def test_walk_in_amount_is_offered_in_the_pages_language_and_read_back(door, tournament, language, shown):
     tournament.entry_fee_cents = 850
     tournament.save()
-    page = door.get(reverse("organizer:door", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE=language)
+    page = door.get(reverse("organizer:desk", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE=language)
     assert shown in page.content.decode()
     typed = shown.removeprefix('value="').removesuffix('"')
-    door.post(reverse("organizer:door_walk_in", args=[tournament.pk]), {
+    door.post(reverse("organizer:desk_walk_in", args=[tournament.pk]), {
         "membership": "guest",
         "first_name": "Walter", "last_name": "Walk", "amount": typed, "method": "cash", "paid": "on",
     }, HTTP_ACCEPT_LANGUAGE=language)
@@ -189,7 +240,7 @@ def test_walk_in_amount_is_offered_in_the_pages_language_and_read_back(door, tou
 @pytest.mark.parametrize("typed", ["8,505", "1.000", "8,50,1", "acht", "8 50", "\u0668,\u0665\u0660"])
 def test_ambiguous_or_odd_amounts_are_refused_in_either_language(door, tournament, signups, language, typed):
     response = door.post(
-        reverse("organizer:door_signup", args=[tournament.pk, signups[0].pk]),
+        reverse("organizer:desk_signup", args=[tournament.pk, signups[0].pk]),
         {"amount": typed, "method": "cash", "paid": "on"}, HTTP_ACCEPT_LANGUAGE=language, follow=True,
     )
     assert response.status_code == 200
@@ -209,7 +260,7 @@ def test_without_an_entry_fee_nobody_is_listed_as_not_paid(tournament, players):
 def test_the_door_asks_for_membership_and_keeps_the_answer(door, tournament, signups):
     """Issue #42, 6: a walk-in says member or guest (never assumed); a sign-up's answer reaches the
     player at check-in; without an answer nothing is registered."""
-    url = reverse("organizer:door_walk_in", args=[tournament.pk])
+    url = reverse("organizer:desk_walk_in", args=[tournament.pk])
     data = {"first_name": "Gerd", "last_name": "Gast", "amount": "8", "method": "cash", "paid": "on"}
     refused = door.post(url, data)
     assert refused.status_code == 400 and "Please choose club member or guest." in refused.content.decode()
@@ -220,6 +271,6 @@ def test_the_door_asks_for_membership_and_keeps_the_answer(door, tournament, sig
     assert Registration.objects.get(player__first_name="Mia").player.member is True
     anna = signups[0]
     Signup.objects.filter(pk=anna.pk).update(member=False)
-    door.post(reverse("organizer:door_signup", args=[tournament.pk, anna.pk]),
+    door.post(reverse("organizer:desk_signup", args=[tournament.pk, anna.pk]),
               {"amount": "8", "method": "cash", "paid": "on"})
     assert Registration.objects.get(signup=anna).player.member is False
