@@ -1,5 +1,5 @@
-"""From the last confirmation to the next round's table sheets in at most two clicks (the draft
-preview with its swap stays on the way)."""
+"""From the last confirmation to the next round's table sheets printing with results open, in at most
+two clicks (the draft preview with its repeats and swap stays on the way)."""
 
 import pytest
 from playwright.sync_api import expect
@@ -52,13 +52,13 @@ def test_round_turnaround_takes_two_clicks(evening):
     expect(page.locator("form.swap-form")).to_be_visible()  # the draft preview, swap possible
     expect(page.locator(".tables-grid .table-card")).to_have_count(2)
     with page.expect_download() as download:
-        click("button:has-text('Publish and print table sheets')")
+        click("button:has-text('Publish, print table sheets and open for results')")
     assert download.value.suggested_filename.endswith(".pdf")
     assert "table" in download.value.suggested_filename.lower()
-    expect(page.locator(".round-head .badge")).to_have_text("seating published")
+    expect(page.locator(".round-head .badge")).to_have_text("results open")
     assert clicks == 2
     assert Round.objects.get(tournament=tournament, number=1).status == Round.Status.CLOSED
-    assert Round.objects.get(tournament=tournament, number=2).status == Round.Status.PUBLISHED
+    assert Round.objects.get(tournament=tournament, number=2).status == Round.Status.OPEN
 
 
 def test_after_the_last_round_the_first_action_is_the_final_standings(live_server, browser):
@@ -80,5 +80,5 @@ def test_after_the_last_round_the_first_action_is_the_final_standings(live_serve
     expect(page.locator("button:has-text('Close and seat round')")).to_have_count(0)
     page.click("button:has-text('Close round')")
     first = page.locator(".round-actions .button").first
-    expect(first).to_have_text("Final standings")
+    expect(first).to_have_text("End of the evening")
     expect(page.locator(".round-actions a:has-text('Certificates (PDF)')")).to_be_visible()

@@ -252,11 +252,10 @@ class Evening:
 
     @property
     def can_seat_next(self) -> bool:
-        """A round may be seated (or the drafted one drawn again) now."""
+        """A further round may be seated now: none yet, or the last is closed and the evening goes on.
+        (A drafted round is drawn again, not a further one.)"""
         current = self.current
-        if current is None or current.status == Round.Status.DRAFT:
-            return True
-        return current.status == Round.Status.CLOSED and not self.finished
+        return current is None or (current.status == Round.Status.CLOSED and not self.finished)
 
     @property
     def next_step(self) -> str:

@@ -234,6 +234,14 @@ def round_open(*, round_: Round, user) -> Round:
 
 
 @transaction.atomic
+def round_start(*, round_: Round, user) -> Round:
+    """Publish a drafted round and open it for results in one step: the hall's turnaround, where the
+    sheets are printed as the tables sit down and the first captain may report at once."""
+    round_publish(round_=round_, user=user)
+    return round_open(round_=round_, user=user)
+
+
+@transaction.atomic
 def round_close(*, round_: Round, user) -> Round:
     # Wait for results being stored right now; results sent after this see the closed round.
     list(Table.objects.select_for_update().filter(round_id=round_.pk).values_list("pk", flat=True))

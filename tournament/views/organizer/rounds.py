@@ -16,6 +16,7 @@ from tournament.results.services import result_confirm
 from tournament.rounds.forms import SeatRoundForm, SwapForm
 from tournament.rounds.selectors import (
     TableView,
+    evening,
     has_later_round,
     round_overview,
     seating_history,
@@ -29,10 +30,10 @@ from tournament.rounds.services import (
     round_publish,
     round_reopen,
     round_seat,
+    round_start,
     round_swap,
     seating_plan_create,
 )
-from tournament.standings.selectors import tournament_finished
 
 from .base import OrganizerAction, OrganizerPage, RoundMixin, error_text
 
@@ -48,8 +49,7 @@ class RoundsView(OrganizerPage):
         context.update(
             rounds=[(line.round, line.counts, line.tables) for line in rounds],
             last=last,
-            can_seat_next=last is None
-            or (last.status == Round.Status.CLOSED and not tournament_finished(self.tournament)),
+            can_seat_next=evening(self.tournament).can_seat_next,
             next_number=len(rounds) + 1,
             active_count=registration_counts(self.tournament)[Registration.Status.CHECKED_IN],
         )
@@ -130,11 +130,11 @@ class RoundView(RoundMixin, OrganizerPage):
             counts=counts,
             table_total=len(tables),
             all_confirmed=bool(tables) and counts[Table.Status.CONFIRMED] == len(tables),
-            live=round_.status in (Round.Status.PUBLISHED, Round.Status.OPEN),
+            live=round_.accepts_desk_results,
         )
         if round_.status == Round.Status.CLOSED and not self.partial:
             context["next_step"] = self.next_step()
-        if round_.status == Round.Status.PUBLISHED and self.request.GET.get("sheets") in ("a4", "a5"):
+        if round_.accepts_desk_results and self.request.GET.get("sheets") in ("a4", "a5"):
             context["download_sheets"] = self.request.GET["sheets"]
         context["has_next_round"] = round_.number < self.tournament.rounds_total
         if round_.status == Round.Status.DRAFT and not self.partial:
@@ -143,10 +143,11 @@ class RoundView(RoundMixin, OrganizerPage):
         return context
 
     def next_step(self) -> str:
-        """After a closed round: "seat" the next one, "final" standings, or "" (a later round exists)."""
+        """After a closed round: "seat" the next one, "final" (the evening is over), or "" (a later round
+        exists)."""
         if has_later_round(self.round):
             return ""
-        return "final" if tournament_finished(self.tournament) else "seat"
+        return "final" if evening(self.tournament).over else "seat"
 
     def swap_seats(self):
         return seats_by_name(self.round)
@@ -202,15 +203,19 @@ class RoundStatusAction(RoundMixin, OrganizerAction):
 
 
 class RoundPublishView(RoundStatusAction):
-    """With then=print the round page comes back downloading the table sheets (one click less)."""
+    """`start=1` publishes and opens the round for results in one step (`round_start`); `then=print`
+    brings the round page back saving the table sheets. Together: the turnaround's second click."""
 
     service = staticmethod(round_publish)
     done = gettext_lazy("Round %(n)s published: the seating can be printed and shown.")
 
     def post(self, request, *args, **kwargs):
+        if request.POST.get("start"):
+            self.service = round_start
+            self.done = gettext_lazy("Round %(n)s published and open for results.")
         response = super().post(request, *args, **kwargs)
         self.round.refresh_from_db(fields=["status"])
-        if request.POST.get("then") == "print" and self.round.status == Round.Status.PUBLISHED:
+        if request.POST.get("then") == "print" and self.round.accepts_desk_results:
             messages.info(request, _("The table sheets are being saved; “Table sheets (A4)” below the tables "
                                      "opens them again."))
             return redirect(f"{self.round_url()}?{urlencode({'sheets': 'a4'})}")
@@ -233,8 +238,8 @@ class RoundCloseView(RoundStatusAction):
         self.round.refresh_from_db(fields=["status"])
         if request.POST.get("then") != "seat" or self.round.status != Round.Status.CLOSED:
             return response
-        if tournament_finished(self.tournament):
-            return response  # the round page then offers the final standings and certificates
+        if not evening(self.tournament).can_seat_next:
+            return response  # the evening is over: the round page leads to its end
         try:
             following = round_seat(tournament=self.tournament, user=request.user, seed=None)
         except ValidationError as exc:
