@@ -46,3 +46,10 @@ def contexts_closed_after_each_test(request):
     if "browser" in request.fixturenames:
         for context in request.getfixturevalue("browser").contexts:
             context.close()
+
+
+def go(page, phase: str, subpage: str | None = None) -> None:
+    """Through the organizer's navigation by phase: the phase, then one of its pages."""
+    page.click(f"nav.phase-nav .phases >> text={phase}")
+    if subpage is not None:
+        page.click(f"nav.phase-nav .phase-pages >> text={subpage}")

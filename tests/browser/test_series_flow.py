@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 from pypdf import PdfReader
 
+from tests.browser.conftest import go
 from tests.factories import (
     ClubFactory,
     PlayerFactory,
@@ -112,7 +113,7 @@ def test_series_of_two_evenings(live_server, page):
     assert "Season ranking" in certificates and "Best woman" in certificates and "Best junior" in certificates
 
     # The evening's own club and category rankings, and their certificates.
-    page.click("nav.subnav >> text=Clubs, teams, categories")
+    go(page, "Finish", "Clubs, teams, categories")
     expect(page.locator("#club-ranking tbody tr")).to_have_count(2)
     page.fill("#id_best", "4")
     page.click("button:has-text('Show')")
@@ -122,7 +123,7 @@ def test_series_of_two_evenings(live_server, page):
 
     # The evening's standings: the same rankings below the table (links above it jump to them), and
     # after the table in the standings PDF.
-    page.click("nav.subnav >> text=Standings")
+    go(page, "Rounds", "Standings")
     expect(page.locator("#standings-table tbody tr")).to_have_count(8)
     expect(page.locator("#club-ranking tbody tr")).to_have_count(2)
     expect(page.locator("#category-women tbody tr")).to_have_count(4)

@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 from pypdf import PdfReader
 
+from tests.browser.conftest import go
 from tests.factories import TournamentFactory, UserFactory, play_round
 from tournament.models import Payment, Registration, Signup
 
@@ -105,7 +106,7 @@ def test_thirty_sign_ups_for_24_places_to_the_prize_list(live_server, context, s
     shot(page, "signups-1366")
 
     # Prize settings: 8 EUR, 75 % paid out, 50/30/20, goods prizes.
-    page.click("nav.subnav >> text=Prize money")
+    go(page, "Preparation", "Prize money")
     page.fill("#id_entry_fee", "8")
     page.fill("#id_payout_percent", "75")
     page.fill("#id_prize_table", "50/30/20")
@@ -113,25 +114,34 @@ def test_thirty_sign_ups_for_24_places_to_the_prize_list(live_server, context, s
     page.click("form.prize-settings button[type=submit]")
     expect(page.locator(".messages")).to_contain_text("Prize money saved.")
 
-    # At the door: everybody with a place is checked in and pays in one tap, one of them by transfer.
-    page.click("nav.subnav >> text=At the door")
-    arriving = page.locator("#door ul.door-list li form.door-pay")
+    # Admission: a signed-up player found by the search and checked in with payment in one action; then
+    # everybody else with a place, one of them by transfer; a walk-in in one form.
+    go(page, "Admission")
+    arriving = page.locator("#desk-list li.kind-signup")
     expect(arriving).to_have_count(24)
-    for done in range(24):
-        form = arriving.first
-        if done == 0:
-            form.locator("select[name=method]").select_option("transfer")
-        form.locator("button[type=submit]").click()
-        expect(arriving).to_have_count(23 - done)
-    page.fill("#door #id_first_name", "Walter")
-    page.fill("#door #id_last_name", "Walk-in")
-    page.fill("#door #id_birth_year", "1966")
-    page.check("#door #id_membership_1")  # a guest
-    page.click("#door button:has-text('Register, paid and checked in')")
-    expect(page.locator("#door .messages")).to_contain_text("Walter Walk-in checked in with start number 25.")
-    shot(page, "door-1366")
+    first = arriving.first.locator(".who b").inner_text()
+    page.fill("[data-desk-search]", first.replace(",", ""))
+    expect(page.locator("#desk-list li.kind-signup")).to_have_count(1)
+    page.locator("#desk-list li.kind-signup").first.locator("select[name=method]").select_option("transfer")
+    page.locator("#desk-list li.kind-signup").first.locator("[data-desk-primary]").click()
+    expect(page.locator("#desk .messages")).to_contain_text("paid 8.00 € (transfer)")
+    page.fill("[data-desk-search]", "")
+    page.locator("[data-desk-search]").dispatch_event("search")
+    expect(arriving).to_have_count(23)
+    for done in range(23):
+        arriving.first.locator("[data-desk-primary]").click()
+        expect(arriving).to_have_count(22 - done)
+    page.fill("#walk-in #id_first_name", "Walter")
+    page.fill("#walk-in #id_last_name", "Walk-in")
+    page.fill("#walk-in #id_birth_year", "1966")
+    page.check("#walk-in #id_membership_1")  # a guest
+    page.click("#walk-in button:has-text('Register, paid and checked in')")
+    expect(page.locator(".messages").first).to_contain_text(
+        "Walter Walk-in is checked in (no. 25) and paid 8.00 € (cash)."
+    )
+    shot(page, "desk-1366")
     page.set_viewport_size({"width": 360, "height": 740})
-    shot(page, "door-360")
+    shot(page, "desk-360")
     page.set_viewport_size({"width": 1366, "height": 768})
     assert Registration.objects.filter(tournament=tournament, status="checked_in").count() == 25
     assert Payment.objects.filter(tournament=tournament).count() == 25

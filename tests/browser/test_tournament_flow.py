@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import go
 from tests.factories import UserFactory
 
 SAMPLE = Path(__file__).resolve().parents[2] / "fixtures" / "sample_players.csv"
@@ -44,20 +45,22 @@ def test_small_tournament_from_creation_to_standings(live_server, page):
     page.click("button:has-text('Import 8 players')")
     expect(page.locator("table.players tbody tr")).to_have_count(8)
 
-    # Check everybody in, one tap each; the counter follows live.
-    page.click("nav.subnav >> text=Check-in")
-    buttons = page.locator(".checkin-button[aria-pressed=false]")
+    # Admission: keyboard first. Arrow down to the first line, Enter checks in; the search box takes the
+    # focus again, the figures follow.
+    go(page, "Admission")
+    search = page.locator("[data-desk-search]")
     for done in range(1, 9):
-        buttons.first.click()
-        expect(page.locator(".checkin-button[aria-pressed=true]")).to_have_count(done)
-    expect(page.locator("#checkin-counts .stat").first).to_contain_text("8")
-    expect(page.locator(".checkin-button[aria-pressed=true]")).to_have_count(8)
+        search.press("ArrowDown")
+        page.keyboard.press("Enter")
+        expect(page.locator("#desk-list li.kind-in")).to_have_count(done)
+        expect(search).to_be_focused()
+    expect(page.locator("#desk .stat").nth(1)).to_contain_text("8")
 
-    # Seat round 1, publish, open.
-    page.click("nav.subnav >> text=Rounds")
+    # Seat round 1; publish, print and open in one step.
+    go(page, "Rounds")
     page.click("button:has-text('Seat round 1')")
     expect(page.locator(".table-card")).to_have_count(2)
-    page.click("text=Publish seating")
+    page.click("text=Publish only")
     page.click("text=Open for results")
     expect(page.locator(".round-head .badge")).to_have_text("results open")
 
@@ -80,7 +83,7 @@ def test_small_tournament_from_creation_to_standings(live_server, page):
     expect(page.locator(".round-head .badge")).to_have_text("closed")
 
     # Standings: 0, 1, 12, 77 twice each, with shared places.
-    page.click("nav.subnav >> text=Standings")
+    go(page, "Rounds", "Standings")
     rows = page.locator("#standings-table table.standings tbody tr")  # not the category rankings below
     expect(rows).to_have_count(8)
     places = [rows.nth(i).locator("td").nth(0).inner_text() for i in range(8)]

@@ -19,7 +19,7 @@ class PaymentForm(forms.Form):
         required=False,
     )
     method = forms.ChoiceField(label=_("Payment method"), choices=Payment.Method.choices,
-                               initial=Payment.Method.CASH)
+                               initial=Payment.Method.CASH, required=False)
     # Unticked: checked in without paying (yet).
     paid = forms.BooleanField(label=_("paid"), required=False, initial=True)
     reason = TextField(
@@ -37,11 +37,13 @@ class PaymentForm(forms.Form):
         data = super().clean()
         if data.get("paid") and data.get("amount") is None and "amount" not in self.errors:
             self.add_error("amount", forms.ValidationError(_("Enter the amount paid."), code="required"))
+        if data.get("paid") and not data.get("method") and "method" not in self.errors:
+            self.add_error("method", forms.ValidationError(_("Choose cash or transfer."), code="required"))
         return data
 
     def payment(self) -> dict:
         return {
-            "amount_cents": self.amount_cents(), "method": self.cleaned_data["method"],
+            "amount_cents": self.amount_cents(), "method": self.cleaned_data["method"] or Payment.Method.CASH,
             "reason": self.cleaned_data.get("reason") or "",
         }
 
