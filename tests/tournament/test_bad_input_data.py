@@ -78,7 +78,7 @@ def get_searches(client, world, value, *, numbers=False):
     ``numbers``, only the pages with a parameter that takes a number (round, table, interval, slide)."""
     public = Client()
     for url, params, takes_a_number in (
-        (t(world, "checkin/"), {"q": value}, False),
+        (t(world, "desk/"), {"q": value}, False),
         (t(world, "standings/"), {"club": value, "after": value}, True),
         (t(world, "standings/export/"), {"club": value, "after": value}, True),
         (t(world, "audit/"), {"round": value, "table": value, "action": value}, True),

@@ -19,7 +19,7 @@ def url(name, tournament, *args):
 def test_odd_digits_in_get_parameters_are_ignored(organizer_client, tournament, players, organizer, value):
     play_round(tournament, organizer, seed=1)
     for name, params in (
-        ("checkin", {"q": value}),
+        ("desk", {"q": value}),
         ("standings", {"after": value}),
         ("standings_export", {"after": value}),
         ("standings_export", {"after": value, "format": "xlsx"}),

@@ -72,7 +72,7 @@ class SignupForm(forms.Form):
 class SignupWithdrawForm(forms.Form):
     """The second step of withdrawing by the private link: "Really withdraw?" answered with yes."""
 
-    confirm = forms.CharField(required=False, widget=forms.HiddenInput)
+    confirm = TextField(required=False, max_length=10, widget=forms.HiddenInput)
 
     def clean_confirm(self) -> bool:
         if self.cleaned_data["confirm"] != "1":  # exactly the question's answer, nothing that looks like it

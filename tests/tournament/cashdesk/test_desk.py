@@ -57,7 +57,9 @@ def test_a_waiting_person_gets_a_place_first_then_is_checked_in(door, tournament
     cem = signups[2]
     assert cem.status == Signup.Status.WAITING
     url = reverse("organizer:desk_signup", args=[tournament.pk, cem.pk])
-    response = door.post(url, {"amount": "8", "method": "cash", "paid": "on"}, follow=True)
+    refused = door.post(url, {"amount": "8", "method": "cash", "paid": "on"}, follow=True)
+    assert "has no place yet" in refused.content.decode() and Registration.objects.count() == 0
+    response = door.post(url, {"action": "approve"}, follow=True)
     assert "Cem Muster has a place now." in response.content.decode()
     cem.refresh_from_db()
     assert cem.status == Signup.Status.CONFIRMED and Registration.objects.count() == 0

@@ -31,7 +31,8 @@ def test_close_and_seat_shows_the_next_draft(organizer_client, tournament, playe
     assert Round.objects.get(tournament=tournament, number=1).status == Round.Status.CLOSED
     assert Round.objects.get(tournament=tournament, number=2).status == Round.Status.DRAFT
     page = organizer_client.get(response["Location"]).content.decode()
-    assert 'class="swap-form"' in page and first_action(page) == "Publish and print table sheets"
+    assert 'class="swap-form"' in page
+    assert first_action(page) == "Publish, print table sheets and open for results"
 
 
 def test_the_last_round_closes_to_the_final_standings(organizer_client, tournament, players, organizer):
@@ -42,11 +43,22 @@ def test_the_last_round_closes_to_the_final_standings(organizer_client, tourname
     assert response["Location"] == url("round", tournament, 1)
     assert not Round.objects.filter(tournament=tournament, number=2).exists()
     html = organizer_client.get(response["Location"]).content.decode()
-    assert first_action(html) == "Final standings"
+    assert first_action(html) == "End of the evening"
+    assert url("finish", tournament) in html
     certificates = reverse("print:certificates", args=[tournament.pk])
-    assert f'href="{certificates}" target="_blank" rel="noopener">Certificates (PDF)</a>' in html
-    assert f'href="{certificates}?top=3&amp;participation=1" target="_blank" rel="noopener">' in html
-    assert f'href="{certificates}?top=3&amp;participation=1&amp;download=1" download' in html
+    assert f'href="{certificates}?top=3" target="_blank" rel="noopener">Certificates (PDF)</a>' in html
+    assert f'href="{certificates}?top=3&amp;download=1" download' in html
+
+
+def test_the_second_click_publishes_prints_and_opens(organizer_client, tournament, players, organizer):
+    round_seat(tournament=tournament, user=organizer, seed=5)
+    response = organizer_client.post(url("round_publish", tournament, 1), {"then": "print", "start": "1"})
+    assert response["Location"] == url("round", tournament, 1) + "?sheets=a4"
+    assert Round.objects.get(tournament=tournament, number=1).status == Round.Status.OPEN
+    html = organizer_client.get(response["Location"]).content.decode()
+    sheets = reverse("print:table_sheets", args=[tournament.pk, 1])
+    assert f'<a hidden href="{sheets}?format=a4&amp;download=1" download data-auto-download>' in html
+    assert "Round 1 published and open for results." in html
 
 
 def test_publish_and_print_downloads_the_sheets(organizer_client, tournament, players, organizer):

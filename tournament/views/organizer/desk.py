@@ -106,12 +106,12 @@ class DeskAction(OrganizerAction):
 
 
 class DeskSignupView(DeskAction):
-    """A sign-up: with a place, checked in (and paid); on the waiting list, given a place."""
+    """A sign-up: checked in (and paid) with a place; `approve` gives one from the waiting list."""
 
     def post(self, request, tournament_pk: int, signup_pk: int):
         signup = get_object_or_404(Signup, tournament=self.tournament, pk=signup_pk)
         try:
-            if signup.status == Signup.Status.WAITING or request.POST.get("action") == "approve":
+            if request.POST.get("action") == "approve":
                 signup_approve(signup=signup, user=request.user)
                 messages.success(request, _("%(name)s has a place now.") % {"name": signup.name})
             elif (payment := self.payment()) is not None:
