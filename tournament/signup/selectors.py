@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 
-from tournament.models import Signup, Tournament
+from tournament.models import Round, Signup, Tournament
 
 
 @dataclass(frozen=True)
@@ -80,3 +81,24 @@ def signup_list(tournament: Tournament) -> list[Signup]:
         else:
             signup.waiting_number = None
     return signups
+
+
+class SignupState:
+    """Whether the public sign-up takes a new entry now, and if not, why (`signup_state`)."""
+
+    OPEN = "open"
+    OFF = "off"  # the organizer has not opened it (or closed it)
+    STARTED = "started"  # the evening has begun: round 1 is published
+    DEADLINE = "deadline"  # its deadline has passed
+
+
+def signup_state(tournament: Tournament, *, now=None) -> str:
+    """The one rule for "does the sign-up take entries": open, before the evening starts (the first
+    round published) and before the deadline. The page, the form and the service all ask it."""
+    if not tournament.signup_open:
+        return SignupState.OFF
+    if tournament.rounds.exclude(status=Round.Status.DRAFT).exists():
+        return SignupState.STARTED
+    if tournament.signup_deadline and (now or timezone.now()) > tournament.signup_deadline:
+        return SignupState.DEADLINE
+    return SignupState.OPEN

@@ -19,13 +19,13 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.models import Signup, Tournament
 
 from ..audit.actions import AuditAction
 from ..audit.services import audit
+from .selectors import SignupState, signup_state
 
 
 def signup_snapshot(signup: Signup) -> dict[str, Any]:
@@ -68,11 +68,15 @@ def signup_create(
     *, tournament: Tournament, first_name: str, last_name: str, club: str = "", birth_year: int,
     email: str = "", phone: str = "", member: bool | None = None, now: datetime.datetime | None = None,
 ) -> Signup:
-    """A place while the capacity allows, else the waiting list. Refused when sign-up is off or over."""
+    """A place while the capacity allows, else the waiting list. Refused when the sign-up does not take
+    entries (`signup_state`: off, the evening started, the deadline passed)."""
     tournament = _locked_tournament(tournament)
-    if not tournament.signup_open:
+    state = signup_state(tournament, now=now)
+    if state == SignupState.OFF:
         raise ValidationError(_("Sign-up for this tournament is not open."), code="signup_closed")
-    if tournament.signup_deadline and (now or timezone.now()) > tournament.signup_deadline:
+    if state == SignupState.STARTED:
+        raise ValidationError(_("The evening has started: sign-up is closed."), code="evening_started")
+    if state == SignupState.DEADLINE:
         raise ValidationError(_("The sign-up deadline has passed."), code="signup_deadline")
     first_name, last_name, club = (" ".join(value.split()) for value in (first_name, last_name, club))
     capacity = tournament.signup_capacity

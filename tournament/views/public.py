@@ -19,6 +19,7 @@ from tournament.clock.selectors import clock_state
 from tournament.live import selectors as live
 from tournament.models import Registration, Round, Tournament
 from tournament.series.selectors import series_standings_of
+from tournament.signup.selectors import signup_state
 from tournament.standings.charts import chart_for_standings
 from tournament.standings.selectors import standings
 
@@ -40,6 +41,7 @@ def page_context(tournament: Tournament, rounds: list[Round]) -> dict[str, Any]:
         "lookup_url": reverse("public:seat_lookup", args=[tournament.pk]),
         "projector_url": reverse("public:projector", args=[tournament.pk]),
         "series_url": reverse("public:series", args=[tournament.pk]) if tournament.series_id else "",
+        "signup_state": signup_state(tournament),
         "query": "",
         "results": [],
         "searched": False,

@@ -13,7 +13,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views import View
 
@@ -48,14 +47,14 @@ def signup_window() -> int:
 
 
 def signup_context(tournament, form, error: str = "") -> dict:
-    deadline_passed = bool(tournament.signup_deadline and timezone.now() > tournament.signup_deadline)
+    state = selectors.signup_state(tournament)
     return {
         "tournament": tournament,
         "form": form,
         "error": error,
         "counts": selectors.signup_counts(tournament),
-        "accepting": tournament.signup_open and not deadline_passed,
-        "deadline_passed": deadline_passed,
+        "accepting": state == selectors.SignupState.OPEN,
+        "signup_state": state,
     }
 
 

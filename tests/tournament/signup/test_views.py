@@ -232,3 +232,26 @@ def test_the_same_name_is_limited_per_tournament(client, tournament, settings):
     assert client.post(url(tournament), {**GOOD, "first_name": "Berta"}).status_code == 302
     other = TournamentFactory(signup_open=True)
     assert client.post(url(other), GOOD).status_code == 302  # another evening counts on its own
+
+
+def test_the_sign_up_closes_when_the_evening_starts(client, tournament, organizer):
+    """#41 item 5: once round 1 is published the public page says so and takes no more entries, not even
+    on the waiting list (a drafted round does not count: it may still be drawn again)."""
+    from tests.factories import RegistrationFactory
+    from tournament.rounds.services import round_publish, round_seat
+
+    tournament.organizers.add(organizer)
+    for n in range(8):
+        RegistrationFactory(tournament=tournament, start_number=n + 1)
+    round_ = round_seat(tournament=tournament, user=organizer, seed=1)
+    assert client.post(url(tournament), GOOD).status_code == 302  # a draft: still open
+    round_publish(round_=round_, user=organizer)
+    page = client.get(url(tournament)).content.decode()
+    assert "The evening has started: sign-up is closed." in page and 'name="first_name"' not in page
+    refused = client.post(url(tournament), {**GOOD, "first_name": "Late"})
+    assert refused.status_code == 400 and "The evening has started" in refused.content.decode()
+    assert not Signup.objects.filter(first_name="Late").exists()
+    tournament.public = True
+    tournament.save(update_fields=["public"])
+    public = client.get(reverse("public:tournament", args=[tournament.pk])).content.decode()
+    assert "The evening has started: sign-up is closed." in public and "Sign up for this tournament" not in public
