@@ -50,3 +50,22 @@ def test_a_zero_typed_for_the_winner_saves_the_table(desk):
     page.wait_for_load_state()
     table = Table.objects.get(round=round_, number=1)
     assert table.status == Table.Status.CONFIRMED
+
+
+def test_on_a_phone_each_player_s_name_stands_above_their_inputs(desk):
+    """#41 item 9: at 360 px the desk form is one card per player, nothing scrolls sideways."""
+    page, _round = desk
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.wait_for_selector("table.result-entry")
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 360
+    rows = page.locator("table.result-entry tbody tr")
+    for index in range(4):
+        row = rows.nth(index)
+        name = row.locator("td.who b").bounding_box()
+        inputs = [row.locator(selector).bounding_box() for selector in (
+            "input.cards-input", "input[name^=points]", "input[name^=count]", "input[name=outcome]"
+        )]
+        for box in [name, *inputs]:
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360, box
+        assert all(box["y"] >= name["y"] + name["height"] - 1 for box in inputs)
+        assert row.locator("td.who b").inner_text().strip()
