@@ -249,7 +249,7 @@ def cash_record(tournament: Tournament) -> CashRecord:
     fees with their reason, the prizes by place and whether they were handed over, expected against
     counted cash. A handed-over prize shows what was handed over, even if the standings changed since."""
     from tournament.prizes.selectors import has_prizes, prize_list
-    from tournament.standings.selectors import standings, tournament_finished
+    from tournament.standings.selectors import evening_over, standings
 
     fee = tournament.entry_fee_cents
     payments = [
@@ -276,7 +276,7 @@ def cash_record(tournament: Tournament) -> CashRecord:
     final = False
     if has_prizes(tournament):
         rounds, lines = standings(tournament)
-        final = bool(rounds) and tournament_finished(tournament, rounds, lines)
+        final = evening_over(tournament, rounds, lines)
         by_number = {line.registration.start_number: line.registration.pk for line in lines}
         for row in (prize_list(tournament, lines).rows if rounds else []):
             reg_id = by_number[row.start_number]

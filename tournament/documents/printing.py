@@ -41,9 +41,9 @@ from tournament.standings.selectors import (
     StandingLine,
     TournamentRankings,
     counted_rounds,
+    evening_over,
     standings,
     standings_settings,
-    tournament_finished,
     tournament_rankings,
 )
 
@@ -322,7 +322,7 @@ def standings_document(tournament: Tournament, *, after_round: int | None = None
     final = (
         bool(rounds)
         and rounds == counted_rounds(tournament)
-        and tournament_finished(tournament, rounds, lines)
+        and evening_over(tournament, rounds, lines)
     )
     return StandingsDocument(
         tournament=tournament,
@@ -491,7 +491,7 @@ def certificates(
     certificate (without a top N: everybody a participation certificate).
     """
     rounds, lines = standings(tournament)
-    final = bool(rounds) and tournament_finished(tournament, rounds, lines)
+    final = evening_over(tournament, rounds, lines)
     count = len(lines)
     if registration_ids is not None:
         wanted = set(registration_ids)

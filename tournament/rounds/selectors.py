@@ -22,7 +22,7 @@ from tournament.models import (
 )
 
 from ..players.selectors import registration_counts
-from ..standings.selectors import tournament_finished
+from ..standings.selectors import evening_over, standings, tournament_finished
 
 
 def seating_history(tournament: Tournament, before_round: int | None = None) -> list[SeatingRound]:
@@ -235,6 +235,7 @@ class Evening:
     registered: int
     signed_up: int  # sign-ups with a place, not yet registered
     finished: bool  # the standings say no further round is played (rounds or threshold reached)
+    over: bool  # finished and its last round closed (`standings.selectors.evening_over`)
     unconfirmed: int = 0  # tables of the current round without a counting result
 
     @property
@@ -244,11 +245,6 @@ class Evening:
     @property
     def closed_rounds(self) -> int:
         return sum(1 for r in self.rounds if r.status == Round.Status.CLOSED)
-
-    @property
-    def over(self) -> bool:
-        """The evening has ended: no further round, and none still running."""
-        return self.finished and self.current is not None and self.current.status == Round.Status.CLOSED
 
     @property
     def can_seat_next(self) -> bool:
@@ -283,6 +279,8 @@ def evening(tournament: Tournament) -> Evening:
     rounds = list(tournament.rounds.order_by("number"))
     counts = registration_counts(tournament)
     current = rounds[-1] if rounds else None
+    played, lines = standings(tournament)
+    finished = bool(rounds) and tournament_finished(tournament, played, lines)
     unconfirmed = 0
     if current is not None and current.accepts_desk_results:
         unconfirmed = current.tables.exclude(status=Table.Status.CONFIRMED).count()
@@ -292,6 +290,7 @@ def evening(tournament: Tournament) -> Evening:
         signed_up=tournament.signups.filter(
             status=Signup.Status.CONFIRMED, registration__isnull=True
         ).count(),
-        finished=bool(rounds) and tournament_finished(tournament),
+        finished=finished,
+        over=bool(rounds) and evening_over(tournament, played, lines, last_round=current),
         unconfirmed=unconfirmed,
     )

@@ -112,6 +112,20 @@ def tournament_finished(
     )
 
 
+def evening_over(
+    tournament: Tournament, rounds: list[int] | None = None, lines: list[StandingLine] | None = None,
+    *, last_round: Round | None = None,
+) -> bool:
+    """The one answer to "is the evening over", for the pages, the projector and every document: its
+    last round is closed and the standings say no further round is played (`tournament_finished`).
+    Pass the standings and the last round a caller has already read to save their queries."""
+    last = last_round or tournament.rounds.order_by("-number").only("status").first()
+    return (
+        last is not None and last.status == Round.Status.CLOSED
+        and tournament_finished(tournament, rounds, lines)
+    )
+
+
 @dataclass
 class TournamentRankings:
     """Club, team and category rankings of one evening, from its standings."""

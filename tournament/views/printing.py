@@ -21,7 +21,7 @@ from tournament.permissions import TournamentOrganizerMixin
 from tournament.qr import unreachable_address
 from tournament.rounds.selectors import seating_plan_summary
 from tournament.series.selectors import series_standings_of
-from tournament.standings.selectors import standings, tournament_finished
+from tournament.standings.selectors import evening_over, standings
 from tournament.tournaments.services import tournament_set_logo
 
 LOGO_MAX_BYTES = 5 * 1024 * 1024
@@ -74,7 +74,7 @@ class DocumentsView(TournamentOrganizerMixin, TemplateView):
             closed_rounds=rounds,
             lines=lines,
             # Certificates printed now are marked provisional: the page says so next to the buttons.
-            provisional=bool(rounds) and not tournament_finished(self.tournament, rounds, lines),
+            provisional=bool(rounds) and not evening_over(self.tournament, rounds, lines),
             plan=seating_plan_summary(self.tournament),
             logo_form=kwargs.get("logo_form") or LogoForm(instance=self.tournament),
             address_unreachable=unreachable_address(self.request),

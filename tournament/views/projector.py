@@ -19,12 +19,11 @@ from django.views import View
 from engine.numbers import NumberError, parse_int
 from tournament.clock.selectors import clock_state
 from tournament.live import selectors as live
-from tournament.models import Round
 from tournament.prizes.selectors import has_prizes, prize_list
 from tournament.qr import absolute_url, qr_svg
 from tournament.series.selectors import series_standings_of
 from tournament.standings.charts import PROJECTOR_SIZE, chart_for_standings
-from tournament.standings.selectors import tournament_finished
+from tournament.standings.selectors import evening_over
 
 ROWS_PER_COLUMN = 15  # also in static/css/projector.css (--rows): no inline style under the CSP
 SEATING_COLUMNS = 3
@@ -116,10 +115,7 @@ class ProjectorView(View):
         seating = live.seating_alphabetical(round_) if show in ("all", "seating") else []
         rounds, lines = live.live_standings(tournament) if show != "seating" else ([], [])
         # Final only once the last round is closed (the live standings count confirmed tables earlier).
-        final = (
-            bool(lines) and round_ is not None and round_.status == Round.Status.CLOSED
-            and tournament_finished(tournament, rounds, lines)
-        )
+        final = bool(lines) and evening_over(tournament, rounds, lines, last_round=round_)
         prizes = prize_list(tournament, lines) if final and has_prizes(tournament) else None
         # Public: the season of the series' public evenings only (docs/rules.md §8).
         season = series_standings_of(tournament, public_only=True) if show in ("all", "series") else None
