@@ -126,6 +126,14 @@ def evening_over(
     )
 
 
+def evening_categories(tournament: Tournament, lines: list[StandingLine] | None = None) -> list[Category]:
+    """The categories of this evening whose best player gets a category certificate (a category every
+    player is in is named, never certified)."""
+    if lines is None:
+        _rounds, lines = standings(tournament)
+    return list(tournament_rankings(tournament, lines).listed_categories) if lines else []
+
+
 @dataclass
 class TournamentRankings:
     """Club, team and category rankings of one evening, from its standings."""

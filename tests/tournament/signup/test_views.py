@@ -254,4 +254,5 @@ def test_the_sign_up_closes_when_the_evening_starts(client, tournament, organize
     tournament.public = True
     tournament.save(update_fields=["public"])
     public = client.get(reverse("public:tournament", args=[tournament.pk])).content.decode()
-    assert "The evening has started: sign-up is closed." in public and "Sign up for this tournament" not in public
+    assert "The evening has started: sign-up is closed." in public
+    assert "Sign up for this tournament" not in public

@@ -7,7 +7,7 @@ from __future__ import annotations
 from tournament.cashdesk.selectors import cash_report
 from tournament.prizes.selectors import has_prizes, prize_list
 from tournament.rounds.selectors import evening
-from tournament.standings.selectors import standings, tournament_rankings
+from tournament.standings.selectors import evening_categories, standings
 
 from .base import OrganizerPage
 
@@ -23,7 +23,6 @@ class FinishView(OrganizerPage):
         tournament = self.tournament
         state = evening(tournament)
         rounds, lines = standings(tournament)
-        rankings = tournament_rankings(tournament, lines) if lines else None
         context.update(
             evening=state,
             rounds=rounds,
@@ -31,7 +30,7 @@ class FinishView(OrganizerPage):
             more_lines=max(0, len(lines) - TOP_LINES),
             players=len(lines),
             prizes=prize_list(tournament, lines) if lines and has_prizes(tournament) else None,
-            categories=rankings.categories if rankings else [],
+            categories=evening_categories(tournament, lines),
             report=cash_report(tournament),
             series=tournament.series,
         )

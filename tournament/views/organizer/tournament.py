@@ -15,6 +15,7 @@ from tournament.rounds.selectors import evening, table_counts
 from tournament.series.forms import SeriesChoiceForm
 from tournament.series.selectors import series_of_user
 from tournament.series.services import series_join
+from tournament.standings.selectors import evening_categories
 from tournament.tournaments.forms import TournamentForm
 from tournament.tournaments.services import tournament_create, tournament_delete, tournament_update
 
@@ -68,6 +69,7 @@ class TournamentOverviewView(OrganizerPage):
             evening=state,
             rounds=state.rounds,
             table_counts=table_counts(current) if current is not None else None,
+            categories=evening_categories(self.tournament) if state.over else [],
         )
         return context
 
