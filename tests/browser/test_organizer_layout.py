@@ -162,3 +162,30 @@ def test_names_in_the_category_cards_break_between_words(live_server, browser, v
     expect(page.locator("#club-ranking")).to_contain_text("Oberschwaben-Allgäu")
     assert page.evaluate(BROKEN_WORDS) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1366", "360"])
+def test_the_navigation_is_six_phases_and_one_menu_on_a_phone(live_server, browser, evening, viewport):
+    """#41 item 1: at most six entries in the order of the evening; on a phone one compact menu right
+    under the title (not rows of tabs), the page's own buttons after it."""
+    tournament, _round = evening
+    page = logged_in(browser, live_server.url, viewport, "en-GB")
+    page.goto(live_server.url + reverse("organizer:players", args=[tournament.pk]))
+    phases = ["Overview", "Preparation", "Admission", "Rounds", "Finish", "Log"]
+    if viewport is LAPTOP:
+        expect(page.locator("nav.phase-nav .phases a")).to_have_text(phases)
+        expect(page.locator("nav.phase-nav .phases a.active")).to_have_text("Preparation")
+        expect(page.locator(".phase-menu")).to_be_hidden()
+        return
+    expect(page.locator("nav.phase-nav")).to_be_hidden()
+    menu = page.locator(".phase-menu")
+    expect(menu.locator("summary")).to_have_text("Menu: Preparation")
+    title, summary = page.locator("h1").bounding_box(), menu.bounding_box()
+    import_button = page.locator(".page-head a:has-text('Import CSV/Excel')").bounding_box()
+    assert title["y"] < summary["y"] < import_button["y"]
+    assert summary["height"] < 60  # one line, not two screens of tabs
+    menu.locator("summary").click()
+    expect(menu.locator("a.phase-link")).to_have_text(phases)
+    menu.locator("a:has-text('Admission')").first.click()
+    expect(page.locator("[data-desk-search]")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
