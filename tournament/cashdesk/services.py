@@ -113,8 +113,15 @@ def walk_in(
         tournament=tournament, user=user, first_name=first_name, last_name=last_name,
         club_name=club_name, birth_year=birth_year, check_in=True, member=member,
     )
+    return _walked_in(registration, user=user, amount_cents=amount_cents, method=method, reason=reason)
+
+
+def _walked_in(
+    registration: Registration, *, user, amount_cents: int | None, method: str, reason: str
+) -> Registration:
+    """The audit entry of somebody registered at the door, and their payment (with an amount)."""
     audit(
-        tournament=tournament, user=user, action=AuditAction.WALK_IN,
+        tournament=registration.tournament, user=user, action=AuditAction.WALK_IN,
         after={"name": registration.player.name, "start_number": registration.start_number},
     )
     if amount_cents is not None:
@@ -148,15 +155,7 @@ def known_player_admit(
     """A player of an earlier evening arrives: registered from their record, checked in and paid."""
     Tournament.objects.select_for_update().get(pk=tournament.pk)
     registration = player_register_known(tournament=tournament, user=user, player=player, check_in=True)
-    audit(
-        tournament=tournament, user=user, action=AuditAction.WALK_IN,
-        after={"name": registration.player.name, "start_number": registration.start_number},
-    )
-    if amount_cents is not None:
-        _payment(
-            registration=registration, user=user, amount_cents=amount_cents, method=method, reason=reason
-        )
-    return registration
+    return _walked_in(registration, user=user, amount_cents=amount_cents, method=method, reason=reason)
 
 
 class Undone:
