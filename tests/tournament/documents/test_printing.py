@@ -449,3 +449,20 @@ def test_file_names_carry_tournament_and_document(tournament):
 def test_points_line_follows_the_number(value, minus, language, expected):
     with translation.override(language):
         assert printing._points_text(value, minus=minus) == expected
+
+
+def test_the_print_page_lists_every_document_the_app_makes(world, organizer_client):
+    """#41 item 5: every PDF address of `urls_print` (and the exports and the backup) is on the page."""
+    from tests.tournament.urlmap import named_urls
+
+    page = organizer_client.get(reverse("print:documents", args=[world.tournament.pk])).content.decode()
+    documents = [name for name in named_urls() if name.startswith("print:") and name not in (
+        "print:documents", "print:logo"
+    )]
+    assert len(documents) >= 11
+    for name in documents:
+        kwargs = world.kwargs_for(named_urls()[name], number=1)
+        assert reverse(name, kwargs=kwargs) in page, name
+    for name in ("organizer:standings_export", "organizer:signups_export", "organizer:backup",
+                 "organizer:cash_report_csv", "organizer:cash_record_csv"):
+        assert reverse(name, args=[world.tournament.pk]) in page, name
