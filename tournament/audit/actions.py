@@ -24,7 +24,7 @@ class AuditAction(models.TextChoices):
     ROUND_OPEN = "round_open", _("round opened for results")
     ROUND_CLOSE = "round_close", _("round closed")
     ROUND_REOPEN = "round_reopen", _("round reopened")
-    ROUND_DELETE = "round_delete", _("drafted round deleted")
+    ROUND_DELETE = "round_delete", _("drafted round deleted")  # entries of earlier versions
     CLOCK_START = "clock_start", _("round clock started")
     CLOCK_PAUSE = "clock_pause", _("round clock paused")
     CLOCK_RESUME = "clock_resume", _("round clock resumed")

@@ -274,18 +274,6 @@ def round_reopen(*, round_: Round, user) -> Round:
 
 
 @transaction.atomic
-def round_delete_draft(*, round_: Round, user) -> None:
-    round_ = Round.objects.select_for_update().get(pk=round_.pk)
-    if round_.status != Round.Status.DRAFT:
-        raise ValidationError(_("Only a drafted round can be deleted."))
-    audit(
-        tournament=round_.tournament, user=user, action=AuditAction.ROUND_DELETE,
-        before=round_snapshot(round_), after={"round": round_.number},
-    )
-    round_.delete()
-
-
-@transaction.atomic
 def table_regenerate_token(*, table: Table, user) -> Table:
     """A new link for a table; the old one stops working at once."""
     table = Table.objects.select_for_update(of=("self",)).select_related("round__tournament").get(pk=table.pk)
