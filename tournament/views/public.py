@@ -19,7 +19,7 @@ from tournament.clock.selectors import clock_state
 from tournament.live import selectors as live
 from tournament.models import Registration, Round, Tournament
 from tournament.series.selectors import series_standings_of
-from tournament.standings.charts import chart_for_standings
+from tournament.standings.charts import PHONE_SIZE, chart_for_standings
 from tournament.standings.selectors import standings
 
 TEMPLATE = "tournament/public/tournament.html"
@@ -37,6 +37,7 @@ def page_context(tournament: Tournament, rounds: list[Round]) -> dict[str, Any]:
         "standing_rounds": standing_rounds,
         "lines": lines,
         "chart_svg": chart_for_standings(standing_rounds, lines),
+        "chart_svg_narrow": chart_for_standings(standing_rounds, lines, size=PHONE_SIZE),
         "lookup_url": reverse("public:seat_lookup", args=[tournament.pk]),
         "projector_url": reverse("public:projector", args=[tournament.pk]),
         "series_url": reverse("public:series", args=[tournament.pk]) if tournament.series_id else "",
