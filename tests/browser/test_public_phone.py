@@ -2,7 +2,8 @@
 of the standings and of the season table shows its place, name and total inside the screen, a line's
 round (or evening) details open with a tap, the chart is drawn for the phone's width, touch targets are
 at least 24 px, and axe-core finds nothing critical or serious. The longest names a hall brings, an
-evening after two closed rounds, the season of two public evenings, the sign-up and its status page.
+evening after two closed rounds, the season of two public evenings with a player's season card, the
+sign-up and its status page.
 
 German (the default) and anonymous, as a player opens them. Screenshots go to $SHOTS_DIR if set."""
 
@@ -37,7 +38,7 @@ def evening(live_server, transactional_db):
     """The second public evening of a season, two rounds closed, sign-up open, one sign-up waiting."""
     organizer = UserFactory(username="orga")
     series = SeriesFactory(organizers=[organizer], name="Jahreswertung Leonharder UNO Wintercup 2026/27",
-                           best_of=1)
+                           best_of=1, attendance_bonus=1, miss_deduction=2)
     tournament = TournamentFactory(
         organizers=[organizer], series=series, public=True, signup_open=True, signup_capacity=40,
         name="Vereinsmeisterschaft im Leonharder UNO Wintercup 2026/27", date=datetime.date(2026, 2, 7),
@@ -128,6 +129,27 @@ def test_the_public_pages_fit_a_phone(phone, live_server, evening):
     phone.goto(base + reverse("public:series", args=[tournament.pk]))
     shot(phone, "public-series-360")
     check_lines(phone, "table.season tbody tr", 12)
+    assert not axe_problems(phone), axe_problems(phone)
+    # A tap on a name: the evenings (the one that does not count struck through), bonus, deduction, the
+    # gap to the line above and the way to the season card, all inside the screen (issue #42, 9).
+    line = phone.locator("table.season tbody tr").nth(1)
+    line.locator("summary").click()
+    details = line.locator("details")
+    assert details.locator("dt").all_inner_texts() == ["10.01.", "07.02."]
+    assert details.locator("s.dropped").count() == 1
+    assert "Bonus +2" in details.inner_text() and "hinter Platz 1" in details.inner_text()
+    assert not boxes_outside(phone, "table.season details[open] > :not(summary)")
+    assert not small_targets(phone, "table.season details[open] a")
+    assert scroll_width(phone) <= PHONE["width"]
+    shot(phone, "public-series-360-open")
+    name = line.locator("summary").inner_text()
+    details.locator("a").click()
+    phone.wait_for_load_state()
+    assert phone.locator("h1").inner_text() == name
+    shot(phone, "public-season-card-360")
+    assert phone.locator("table.season-card tbody tr").count() == 2
+    assert not boxes_outside(phone, "table.season-card tbody td")
+    assert scroll_width(phone) <= PHONE["width"], scroll_width(phone)
     assert not axe_problems(phone), axe_problems(phone)
 
     for name, url in [("signup", reverse("public:signup", args=[tournament.pk])),
