@@ -5,13 +5,18 @@ players for the winner, or a points table such as 25-20-16-13; or the sum of the
 points), how many evenings count (best N), a minimum number of evenings to be ranked, a bonus per
 evening attended, a deduction per missed evening beyond a number of free ones, members only, and the
 tie-breaks. Pure functions, plain data in and out.
+
+Each row also says why (issue #42, 9): which evenings count and which are dropped (best N), the sum of
+the counted ones before bonus and deductions (`base`), and how far the player is from the line just
+ahead of them (`SeasonGap`); `season_evenings` gives a player's evenings one by one (their season card).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from itertools import pairwise
 
 from .i18n import gettext_noop
 from .rankings import GroupRow, GroupValue, MemberScore, group_ranking, place
@@ -132,6 +137,32 @@ def evening_points(result: EveningResult, rule: SeasonRule) -> int:
     return max(result.field_size - result.place + 1, 0)
 
 
+class GapKind(StrEnum):
+    """What separates a ranked line from the line just above it."""
+
+    SHARED = "shared"  # nothing: both share the place
+    POINTS = "points"  # season points
+    TIEBREAK = "tiebreak"  # level on points (and counted evenings): a tie-break puts the line above ahead
+    EVENINGS = "evenings"  # minus points: the line above has more counted evenings, whatever the sums
+
+
+@dataclass(frozen=True)
+class SeasonGap:
+    """How far a ranked player is from the line just above them: the player ranked just ahead, or the
+    one they share their place with.
+
+    `points` is never negative: the season points the player is behind (in the direction of the rule:
+    fewer points, or more minus points); 0 when level (a shared place or a tie-break), and 0 when the
+    line above is ahead by its counted evenings (`evenings` more of them), where the sums do not decide.
+    """
+
+    ahead: int  # player id of the line above
+    place: int  # its place
+    kind: GapKind
+    points: int = 0
+    evenings: int = 0
+
+
 @dataclass(frozen=True)
 class SeasonRow:
     player_id: int
@@ -145,6 +176,9 @@ class SeasonRow:
     deduction: int
     wins: int
     ranked: bool
+    dropped: tuple[int, ...] = ()  # evenings played that do not count (best N), in evening order
+    base: int = 0  # the counted evenings' points together, before bonus and deductions
+    gap: SeasonGap | None = None  # None: first line, or not ranked
 
 
 def season_ranking(
@@ -167,14 +201,7 @@ def season_ranking(
     sign = 1 if lower else -1  # sign * value: smaller is better
     member_ids = set(members) if members is not None else None
 
-    per_player: dict[int, dict[int, EveningResult]] = {}
-    for result in results:
-        if result.evening not in wanted:
-            continue
-        row = per_player.setdefault(result.player_id, {})
-        old = row.get(result.evening)
-        if old is None or (result.place, result.total) < (old.place, old.total):
-            row[result.evening] = result
+    per_player = _best_per_evening(results, wanted)
 
     count = len(held) if rule.best_of is None else min(rule.best_of, len(held))
     computed = []
@@ -186,7 +213,8 @@ def season_ranking(
         bonus = rule.attendance_bonus * attended
         deduction = rule.miss_deduction * max(0, len(held) - attended - rule.free_misses)
         # A bonus is good and a deduction bad in either direction of the points.
-        score = sum(value for _, value in best) - sign * bonus + sign * deduction
+        base = sum(value for _, value in best)
+        score = base - sign * bonus + sign * deduction
         wins = sum(1 for result in row.values() if result.place == 1)
         ranked = attended >= rule.min_evenings and (
             not rule.members_only or member_ids is None or pid in member_ids
@@ -200,17 +228,109 @@ def season_ranking(
             sign * score,
             *(metrics[key] for key in rule.tiebreaks),
         )
-        computed.append((key, pid, score, points, counted, attended, bonus, deduction, wins, ranked))
+        computed.append((key, pid, score, points, counted, attended, bonus, deduction, wins, ranked, base))
 
     rows = []
     for rank, shared, item in place(computed, lambda item: item[0], lambda item: item[1]):
-        _, pid, score, points, counted, attended, bonus, deduction, wins, ranked = item
+        _, pid, score, points, counted, attended, bonus, deduction, wins, ranked, base = item
         rows.append(SeasonRow(
             player_id=pid, rank=rank if ranked else None, shared=shared and ranked, score=score,
             points=points, counted=counted, attended=attended, bonus=bonus, deduction=deduction,
-            wins=wins, ranked=ranked,
+            wins=wins, ranked=ranked, base=base,
+            dropped=tuple(sorted(set(points) - set(counted))),
         ))
-    return rows
+    gaps = season_gaps(rows, rule)
+    return [replace(row, gap=gaps[row.player_id]) if row.player_id in gaps else row for row in rows]
+
+
+def _best_per_evening(
+    results: Iterable[EveningResult], wanted: Collection[int]
+) -> dict[int, dict[int, EveningResult]]:
+    """player → evening → their result there; of two results on one evening (a second entry) the better."""
+    per_player: dict[int, dict[int, EveningResult]] = {}
+    for result in results:
+        if result.evening not in wanted:
+            continue
+        row = per_player.setdefault(result.player_id, {})
+        old = row.get(result.evening)
+        if old is None or (result.place, result.total) < (old.place, old.total):
+            row[result.evening] = result
+    return per_player
+
+
+def season_gaps(rows: Sequence[SeasonRow], rule: SeasonRule) -> dict[int, SeasonGap]:
+    """player id → how far they are from the line just above them, for every ranked line but the first.
+
+    `rows` in ranking order (as `season_ranking` returns them). The line above shares the place (nothing
+    between them), or is ahead by season points, by a tie-break on equal points, or (minus points) by
+    more counted evenings, which rank before any sum.
+    """
+    lower = rule.points.lower_is_better
+    sign = 1 if lower else -1
+    gaps = {}
+    ranked = [row for row in rows if row.ranked]
+    for above, row in pairwise(ranked):
+        if row.rank == above.rank:
+            gaps[row.player_id] = SeasonGap(above.player_id, above.rank, GapKind.SHARED)
+        elif lower and len(above.counted) > len(row.counted):
+            gaps[row.player_id] = SeasonGap(
+                above.player_id, above.rank, GapKind.EVENINGS, evenings=len(above.counted) - len(row.counted)
+            )
+        elif row.score == above.score:
+            gaps[row.player_id] = SeasonGap(above.player_id, above.rank, GapKind.TIEBREAK)
+        else:
+            gaps[row.player_id] = SeasonGap(
+                above.player_id, above.rank, GapKind.POINTS, points=sign * (row.score - above.score)
+            )
+    return gaps
+
+
+def adjustments(row: SeasonRow, rule: SeasonRule) -> tuple[int, int]:
+    """The bonus and the deductions as they change the score (base + both = score): a bonus adds points
+    and takes minus points away, a deduction the other way round."""
+    sign = 1 if rule.points.lower_is_better else -1
+    return -sign * row.bonus, sign * row.deduction
+
+
+@dataclass(frozen=True)
+class SeasonEvening:
+    """One evening of a player's season: played or not, their place and total there, the season points
+    it is worth and whether they count."""
+
+    evening: int
+    points: int | None = None  # None: not played
+    counted: bool = False
+    place: int | None = None
+    total: int | None = None
+    field_size: int | None = None
+
+    @property
+    def played(self) -> bool:
+        return self.points is not None
+
+    @property
+    def dropped(self) -> bool:
+        return self.played and not self.counted
+
+
+def season_evenings(
+    row: SeasonRow, evenings: Sequence[int], results: Iterable[EveningResult] = ()
+) -> list[SeasonEvening]:
+    """The player's line evening by evening, in the order of `evenings`; with `results` (theirs, or any:
+    others' are left out) also their place and total there."""
+    mine = _best_per_evening((r for r in results if r.player_id == row.player_id), set(evenings)).get(
+        row.player_id, {}
+    )
+    counted = set(row.counted)
+    cards = []
+    for evening in evenings:
+        result = mine.get(evening)
+        cards.append(SeasonEvening(
+            evening=evening, points=row.points.get(evening), counted=evening in counted,
+            place=result.place if result else None, total=result.total if result else None,
+            field_size=result.field_size if result else None,
+        ))
+    return cards
 
 
 def season_club_ranking(

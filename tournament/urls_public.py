@@ -15,4 +15,8 @@ urlpatterns = [
         name="signup_status",
     ),
     path("<int:tournament_pk>/series/", public.PublicSeriesView.as_view(), name="series"),
+    path(
+        "<int:tournament_pk>/series/<int:player_pk>/", public.PublicSeasonCardView.as_view(),
+        name="series_player",
+    ),
 ]

@@ -1,6 +1,8 @@
 """Season ranking: every rule alone and combined, bad settings, order independence, shared places,
 monotonicity and best-N."""
 
+from itertools import pairwise
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -8,12 +10,17 @@ from hypothesis import strategies as st
 from engine.rankings import GroupValue
 from engine.series import (
     EveningResult,
+    GapKind,
+    SeasonEvening,
+    SeasonGap,
     SeasonPoints,
     SeasonRule,
+    adjustments,
     evening_points,
     places_of,
     rule_problems,
     season_club_ranking,
+    season_evenings,
     season_ranking,
 )
 
@@ -244,3 +251,134 @@ def test_missing_an_evening_never_raises_the_clubs_rank(season, rule, data):
     club = clubs[dropped.player_id]
     if club in after:
         assert after[club] >= before[club]
+
+
+# --- Why: counted and dropped evenings, bonus and deductions, the gap to the line above (issue #42, 9) ---
+
+
+def test_each_line_says_which_evenings_count_and_which_are_dropped():
+    # Best 2 of 3 by field; a bonus of 1 an evening, 4 for every miss (none free).
+    results = [E(1, 1, 1, 0, 4), E(1, 2, 4, 50, 4), E(1, 3, 2, 9, 4), E(2, 1, 2, 5, 4), E(2, 3, 1, 0, 4)]
+    rule = SeasonRule(best_of=2, attendance_bonus=1, miss_deduction=4)
+    rows = {row.player_id: row for row in season_ranking(results, [1, 2, 3], rule)}
+    one, two = rows[1], rows[2]
+    assert (one.points, one.counted, one.dropped, one.base) == ({1: 4, 2: 1, 3: 3}, (1, 3), (2,), 7)
+    assert (one.bonus, one.deduction, one.score) == (3, 0, 10)
+    assert (two.counted, two.dropped, two.base) == ((1, 3), (), 7)
+    assert (two.bonus, two.deduction, two.score) == (2, 4, 5)
+    assert adjustments(one, rule) == (3, 0) and adjustments(two, rule) == (2, -4)
+    minus = SeasonRule(points=SeasonPoints.MINUS_POINTS, best_of=2, attendance_bonus=1, miss_deduction=4)
+    row = next(r for r in season_ranking(results, [1, 2, 3], minus) if r.player_id == 2)
+    assert (row.base, adjustments(row, minus), row.score) == (5, (-2, 4), 7)
+
+
+def test_the_gap_to_the_line_above_in_every_kind():
+    # Points by field, no tie-break: 1 and 2 share first (10), 3 has 7, 4 has 7 too but loses on wins.
+    results = [
+        E(1, 1, 1, 0, 10), E(1, 2, 10, 0, 10), E(2, 1, 10, 0, 10), E(2, 2, 1, 0, 10),
+        E(3, 1, 6, 0, 10), E(3, 2, 8, 0, 10), E(4, 1, 7, 0, 10), E(4, 2, 7, 0, 10),
+        E(5, 1, 9, 0, 10),
+    ]
+    rows = season_ranking(results, [1, 2], SeasonRule(tiebreaks=("attended",)))
+    assert [(r.player_id, r.rank, r.score) for r in rows] == [(1, 1, 11), (2, 1, 11), (3, 3, 8), (4, 3, 8),
+                                                             (5, 5, 2)]
+    assert [r.gap for r in rows] == [
+        None, SeasonGap(1, 1, GapKind.SHARED), SeasonGap(2, 1, GapKind.POINTS, points=3),
+        SeasonGap(3, 3, GapKind.SHARED), SeasonGap(4, 3, GapKind.POINTS, points=6),
+    ]
+    # Equal points, the tie-break (evenings won) decides: level, but a place of one's own.
+    rows = season_ranking([E(1, 1, 1, 0, 3), E(1, 2, 3, 0, 3), E(2, 1, 2, 0, 3), E(2, 2, 2, 0, 3)], [1, 2],
+                          SeasonRule())
+    assert [(r.player_id, r.rank, r.score, r.gap) for r in rows] == [
+        (1, 1, 4, None), (2, 2, 4, SeasonGap(1, 1, GapKind.TIEBREAK)),
+    ]
+    # Minus points: fewer counted evenings rank after, whatever the sum; then the minus points behind.
+    results = [E(1, 1, 1, 30, 3), E(1, 2, 1, 40, 3), E(2, 1, 2, 50, 3), E(2, 2, 2, 45, 3), E(3, 1, 3, 5, 3)]
+    rows = season_ranking(results, [1, 2], SeasonRule(points=SeasonPoints.MINUS_POINTS))
+    assert [(r.player_id, r.score, r.gap) for r in rows] == [
+        (1, 70, None), (2, 95, SeasonGap(1, 1, GapKind.POINTS, points=25)),
+        (3, 5, SeasonGap(2, 2, GapKind.EVENINGS, evenings=1)),
+    ]
+
+
+def test_players_not_ranked_have_no_gap():
+    results = [E(1, 1, 1, 0, 2), E(1, 2, 1, 0, 2), E(2, 1, 2, 0, 2)]
+    rows = season_ranking(results, [1, 2], SeasonRule(min_evenings=2))
+    assert [(r.player_id, r.ranked, r.gap) for r in rows] == [(1, True, None), (2, False, None)]
+
+
+def test_a_players_evenings_one_by_one():
+    results = [E(1, 1, 2, 9, 4), E(1, 3, 1, 0, 5), E(1, 3, 3, 20, 5), E(2, 2, 1, 0, 3), E(1, 2, 4, 44, 3)]
+    rule = SeasonRule(best_of=1)
+    row = next(r for r in season_ranking(results, [1, 2, 3, 4], rule) if r.player_id == 1)
+    # Evening 3: a second entry placed 3rd; the better result (1st of 5) is the one that counts.
+    assert season_evenings(row, [1, 2, 3, 4], results) == [
+        SeasonEvening(1, points=3, counted=False, place=2, total=9, field_size=4),
+        SeasonEvening(2, points=0, counted=False, place=4, total=44, field_size=3),
+        SeasonEvening(3, points=5, counted=True, place=1, total=0, field_size=5),
+        SeasonEvening(4),
+    ]
+    assert [(e.played, e.dropped) for e in season_evenings(row, [1, 2, 3, 4], results)] == [
+        (True, True), (True, True), (True, False), (False, False),
+    ]
+    assert [e.evening for e in season_evenings(row, [4, 1], results)] == [4, 1]  # in the order asked
+
+
+explained_rules = st.builds(
+    SeasonRule,
+    points=st.sampled_from(list(SeasonPoints)),
+    table=st.just((10, 6, 4, 2, 1)),
+    best_of=st.one_of(st.none(), st.integers(1, 4)),
+    min_evenings=st.integers(0, 2),
+    attendance_bonus=st.integers(0, 3),
+    miss_deduction=st.integers(0, 3),
+    free_misses=st.integers(0, 2),
+    tiebreaks=st.sampled_from([(), ("wins", "best_evening"), ("attended",)]),
+).filter(lambda rule: not rule_problems(rule))
+
+
+@given(seasons(), explained_rules)
+def test_the_counted_evenings_make_the_score_before_bonus_and_deductions(season, rule):
+    results, evenings = season
+    for row in season_ranking(results, evenings, rule):
+        assert set(row.counted) | set(row.dropped) == set(row.points)
+        assert not set(row.counted) & set(row.dropped)
+        assert list(row.counted) == sorted(row.counted) and list(row.dropped) == sorted(row.dropped)
+        assert len(row.counted) == (row.attended if rule.best_of is None else min(rule.best_of, row.attended))
+        assert sum(row.points[evening] for evening in row.counted) == row.base
+        bonus, deduction = adjustments(row, rule)
+        assert row.base + bonus + deduction == row.score
+        # A dropped evening is never better than a counted one.
+        sign = 1 if rule.points.lower_is_better else -1
+        for dropped in row.dropped:
+            assert all(sign * row.points[dropped] >= sign * row.points[kept] for kept in row.counted)
+        cards = season_evenings(row, evenings, results)
+        assert [card.evening for card in cards if card.counted] == list(row.counted)
+        assert [card.evening for card in cards if card.dropped] == list(row.dropped)
+
+
+@given(seasons(), explained_rules)
+def test_the_gap_to_the_next_place_is_never_negative_and_zero_exactly_for_shared_places(season, rule):
+    results, evenings = season
+    rows = season_ranking(results, evenings, rule)
+    ranked = [row for row in rows if row.ranked]
+    sign = 1 if rule.points.lower_is_better else -1
+    assert all(row.gap is None for row in rows if not row.ranked)
+    assert not ranked or ranked[0].gap is None
+    for above, row in pairwise(ranked):
+        gap = row.gap
+        assert gap is not None and gap.ahead == above.player_id and gap.place == above.rank
+        assert gap.points >= 0 and gap.evenings >= 0
+        # Zero points between two lines exactly when they share the place, or (not shared) when a
+        # tie-break on equal points or more counted evenings puts the line above ahead.
+        assert (gap.kind is GapKind.SHARED) == (row.rank == above.rank) == (row.shared and above.shared
+                                                                          and row.rank == above.rank)
+        assert (gap.points == 0) == (gap.kind is not GapKind.POINTS)
+        if gap.kind is GapKind.POINTS:
+            assert gap.points == sign * (row.score - above.score) > 0
+        if gap.kind is GapKind.TIEBREAK:
+            assert row.score == above.score and row.rank > above.rank
+        if gap.kind is GapKind.EVENINGS:
+            assert rule.points.lower_is_better and gap.evenings == len(above.counted) - len(row.counted) > 0
+        else:
+            assert gap.evenings == 0

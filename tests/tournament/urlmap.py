@@ -161,6 +161,7 @@ class World:
             "signup_token": self.extra["signup"].token if "signup" in self.extra else "",
             "signup_pk": self.extra["signup"].pk if "signup" in self.extra else 0,
             "team_pk": self.extra["team"].pk,
+            # A player of the (public) evening: their season card (public:series_player).
             "player_pk": self.registration.player_id,
         }
         return {name: values[name] for name in names}

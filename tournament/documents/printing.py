@@ -644,19 +644,23 @@ def cash_record_pdf(tournament: Tournament, *, request: HttpRequest | None = Non
 
 def series_standings_pdf(data, *, request: HttpRequest | None = None) -> bytes:
     """The season standings, the club ranking and the categories of a series (`SeriesStandings`)."""
-    from tournament.series.tables import evening_cell, season_rows
+    from tournament.series.tables import evening_html, season_rows, signed
 
     rows = season_rows(data)
     running = data.running_pks
     for row in rows:
         row["cells"] = [
-            evening_cell(
+            evening_html(
                 row[f"e{evening.pk}"], counts=evening.pk in row["counted"], running=evening.pk in running
             )
             for evening in data.evenings
         ]
+        row["bonus_text"] = signed(row["bonus_points"])
+        row["deduction_text"] = signed(row["deduction_points"])
+    # Beside the evenings: the bonus and deductions where the rule has them, and the gap to the line above.
+    columns = len(data.evenings) + data.shows_bonus + data.shows_deduction + 1
     context = {
-        "data": data, "rows": rows, "landscape": len(data.evenings) > 6,
+        "data": data, "rows": rows, "landscape": columns > 7,
         "tournament": data.evenings[-1] if data.evenings else None,
         "title": season_title(data.series.name),  # the kind once: "Jahreswertung 2027"
     }

@@ -9,9 +9,10 @@ ranked by `engine.standings` with its own settings (remembered per process on ex
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from engine.rankings import (
@@ -23,7 +24,17 @@ from engine.rankings import (
     category_ranking,
 )
 from engine.scoring import EndRule, is_finished
-from engine.series import EveningResult, SeasonRow, season_club_ranking, season_ranking
+from engine.series import (
+    EveningResult,
+    GapKind,
+    SeasonEvening,
+    SeasonRow,
+    SeasonRule,
+    adjustments,
+    season_club_ranking,
+    season_evenings,
+    season_ranking,
+)
 from engine.standings import RoundResult, StandingsSettings, standing_places
 from tournament.models import Club, Player, Registration, Round, Series, SubmissionEntry, Tournament
 
@@ -44,10 +55,71 @@ class SeasonLine:
     player: Player
     categories: frozenset[Category]
     provisional: bool = False  # has points of an evening that is still running
+    # Why the line stands where it does (issue #42, 9): the bonus and deductions as they change the
+    # score, and (`evenings`) the season's evenings with the player's part in each.
+    bonus_points: int = 0
+    deduction_points: int = 0
+    minus: bool = False  # the season adds up minus points (lower is better)
+    season: tuple[Tournament, ...] = ()  # the season's evenings in order (one tuple for every line)
+    results: tuple[EveningResult, ...] = ()  # the player's own results
+
+    @cached_property
+    def evenings(self) -> tuple[tuple[Tournament, SeasonEvening], ...]:
+        """Every evening of the season in order with the player's part in it: played or not, place, season
+        points, counted or dropped. Built when a page asks (the public season and the season card), not
+        for every line of the organizer's page and the exports."""
+        pks = [evening.pk for evening in self.season]
+        return tuple(zip(self.season, season_evenings(self.row, pks, self.results), strict=True))
 
     @property
     def evening_cells(self):
         return self.row.points
+
+    @property
+    def gap_figure(self) -> str:
+        """The gap to the line above as a table cell shows it: the points behind ("0" when level), or the
+        counted evenings fewer; empty for the first line and for a line not ranked."""
+        return gap_figure(self.row)
+
+    @property
+    def gap_words(self) -> str:
+        return gap_words(self.row, minus=self.minus)
+
+
+def gap_figure(row: SeasonRow) -> str:
+    gap = row.gap
+    if gap is None:
+        return ""
+    if gap.kind is GapKind.EVENINGS:
+        return ngettext("%(count)s evening fewer", "%(count)s evenings fewer", gap.evenings) % {
+            "count": gap.evenings
+        }
+    return str(gap.points)
+
+
+def gap_words(row: SeasonRow, *, minus: bool) -> str:
+    """The gap to the line above in a sentence (the public season's details and the season card)."""
+    gap = row.gap
+    if gap is None:
+        return ""
+    values = {"place": gap.place, "count": gap.points}
+    if gap.kind is GapKind.SHARED:
+        return _("Level: shares place %(place)s.") % values
+    if gap.kind is GapKind.TIEBREAK:
+        return _("Level on points with place %(place)s; the tie-break puts that place ahead.") % values
+    if gap.kind is GapKind.EVENINGS:
+        return ngettext(
+            "%(count)s counted evening fewer than place %(place)s.",
+            "%(count)s counted evenings fewer than place %(place)s.", gap.evenings,
+        ) % {"place": gap.place, "count": gap.evenings}
+    if minus:
+        return ngettext(
+            "%(count)s minus point more than place %(place)s.",
+            "%(count)s minus points more than place %(place)s.", gap.points,
+        ) % values
+    return ngettext(
+        "%(count)s point behind place %(place)s.", "%(count)s points behind place %(place)s.", gap.points
+    ) % values
 
 
 @dataclass
@@ -62,6 +134,15 @@ class SeriesStandings:
     whole_field: list[Category] = field(default_factory=list)
     # Evenings whose points are in but which are not finished (docs/rules.md §3): their points may change.
     running: list[Tournament] = field(default_factory=list)
+    rule: SeasonRule = field(default_factory=SeasonRule)
+
+    @property
+    def shows_bonus(self) -> bool:
+        return bool(self.rule.attendance_bonus)
+
+    @property
+    def shows_deduction(self) -> bool:
+        return bool(self.rule.miss_deduction)
 
     @property
     def evening_numbers(self) -> list[int]:
@@ -171,24 +252,36 @@ def series_of(tournament: Tournament) -> Series | None:
     return Series.objects.filter(pk=tournament.series_id).first() if tournament.series_id else None
 
 
-def series_standings_of(tournament: Tournament, *, public_only: bool = False) -> SeriesStandings | None:
-    """The standings of the tournament's series; None when it is not an evening of one."""
+def series_standings_of(
+    tournament: Tournament, *, public_only: bool = False, preview: bool = False
+) -> SeriesStandings | None:
+    """The standings of the tournament's series; None when it is not an evening of one.
+
+    `preview` (with `public_only`): the public season as it will be once this evening's public page is
+    on, for its organizers' preview while it is off (nobody else reaches a page that is off)."""
     series = series_of(tournament)
-    return series_standings(series, public_only=public_only) if series is not None else None
+    if series is None:
+        return None
+    return series_standings(series, public_only=public_only, also=tournament.pk if preview else None)
 
 
-def series_evenings(series: Series, *, public_only: bool = False) -> list[Tournament]:
+def series_evenings(
+    series: Series, *, public_only: bool = False, also: int | None = None
+) -> list[Tournament]:
     evenings = series.tournaments.order_by("date", "pk")
-    return list(evenings.filter(public=True) if public_only else evenings)
+    return list(evenings.filter(Q(public=True) | Q(pk=also or 0)) if public_only else evenings)
 
 
-def series_standings(series: Series, *, public_only: bool = False) -> SeriesStandings:
+def series_standings(
+    series: Series, *, public_only: bool = False, also: int | None = None
+) -> SeriesStandings:
     """The season, club and category rankings of a series: five queries for any size (the evenings,
     their closed rounds, the registrations, the confirmed entries, the players with their clubs).
 
     `public_only`: the season of the evenings whose public page is switched on, and nothing of the
-    others (the public season page: what an evening's organizers did not make public stays private)."""
-    evenings = series_evenings(series, public_only=public_only)
+    others (the public season page: what an evening's organizers did not make public stays private);
+    `also`: and this evening too (its organizers' preview)."""
+    evenings = series_evenings(series, public_only=public_only, also=also)
     rule = season_rule(series)
     results, _regs, running = evening_results(evenings) if evenings else ([], {}, [])
     players = {
@@ -210,19 +303,27 @@ def series_standings(series: Series, *, public_only: bool = False) -> SeriesStan
     first_held = min(first_evening.values(), key=order.__getitem__, default=None)
     lines = []
     running_pks = {evening.pk for evening in running}
+    by_player: dict[int, list[EveningResult]] = {}
+    for result in results:
+        by_player.setdefault(result.player_id, []).append(result)
+    season = tuple(evenings)
+    minus = rule.points.lower_is_better
     for row in rows:
         player = players[row.player_id]
         facts = PlayerFacts(
             player_id=player.pk, gender=player.gender, born=player.born, member=player.member,
             newcomer=first_evening.get(player.pk) != first_held,
         )
+        bonus, deduction = adjustments(row, rule)
         lines.append(SeasonLine(
             row=row, player=player, categories=categories_of(facts, day, limits),
             provisional=not running_pks.isdisjoint(row.points),
+            bonus_points=bonus, deduction_points=deduction, minus=minus, season=season,
+            results=tuple(by_player[row.player_id]),
         ))
     standings = SeriesStandings(
         series=series, evenings=evenings, lines=lines, clubs=[],
-        rule_text=describe_rule(rule, evenings=len(evenings)), running=running,
+        rule_text=describe_rule(rule, evenings=len(evenings)), running=running, rule=rule,
     )
     ranked = [line for line in lines if line.row.ranked]
     clubs = {player.club_id: player.club for player in players.values() if player.club_id}
@@ -233,7 +334,7 @@ def series_standings(series: Series, *, public_only: bool = False) -> SeriesStan
             best=series.club_best, value=GroupValue(series.club_value),
         )
     ]
-    by_player = {line.player.pk: line for line in ranked}
+    ranked_by_player = {line.player.pk: line for line in ranked}
     overall = [(line.player.pk, line.row.rank) for line in ranked]
     for category in Category:
         chosen = [line.player.pk for line in ranked if category in line.categories]
@@ -242,6 +343,6 @@ def series_standings(series: Series, *, public_only: bool = False) -> SeriesStan
             standings.whole_field.append(category)  # its ranking would repeat the season's: named only
         elif placed:
             standings.categories[category] = [
-                (row.rank, row.shared, by_player[row.player_id]) for row in placed
+                (row.rank, row.shared, ranked_by_player[row.player_id]) for row in placed
             ]
     return standings

@@ -27,6 +27,20 @@ def evening_cell(value: int | None, *, counts: bool, running: bool) -> str | int
     return f"{text}{RUNNING}" if running else text
 
 
+def evening_html(value: int | None, *, counts: bool, running: bool) -> str | int | SafeString:
+    """An evening's cell on a page or in the PDF: as `evening_cell`, and struck through when it does not
+    count (a dropped evening: best N)."""
+    text = evening_cell(value, counts=counts, running=running)
+    if value is None or counts:
+        return text
+    return format_html('<s class="dropped">{}</s>', text)
+
+
+def signed(value: int) -> str:
+    """A bonus or a deduction as it changes the season score: "+6", "0", or a minus sign (U+2212) and 5."""
+    return f"+{value}" if value > 0 else f"\u2212{-value}" if value < 0 else "0"
+
+
 def season_rows(data: SeriesStandings) -> list[dict[str, Any]]:
     evenings = [(f"e{evening.pk}", evening.pk) for evening in data.evenings]
     rows = []
@@ -38,6 +52,8 @@ def season_rows(data: SeriesStandings) -> list[dict[str, Any]]:
             "attended": row.attended, "bonus": row.bonus,
             "deduction": row.deduction, "wins": row.wins, "ranked": row.ranked, "counted": set(row.counted),
             "categories": line.categories, "provisional": line.provisional,
+            "bonus_points": line.bonus_points, "deduction_points": line.deduction_points,
+            "gap": line.gap_figure,
         }
         for key, pk in evenings:
             record[key] = row.points.get(pk)
@@ -63,8 +79,21 @@ class SeasonRankColumn(SeasonColumn):
         return self.text(value, record, None)
 
 
+class SignedColumn(SeasonColumn):
+    """The bonus or the deductions of a line, signed as they change its score."""
+
+    empty_values = ()
+
+    def text(self, value, record, default):
+        return signed(value)
+
+    def render(self, value, record):
+        return self.text(value, record, None)
+
+
 class EveningColumn(SeasonColumn):
-    """An evening's season points; bracketed when they do not count (best N), a dash when missed."""
+    """An evening's season points; bracketed and struck through when they do not count (best N), a dash
+    when missed."""
 
     empty_values = ()
 
@@ -74,7 +103,7 @@ class EveningColumn(SeasonColumn):
         super().__init__(**kwargs)
 
     def text(self, value, record, default):
-        return evening_cell(value, counts=self.evening_pk in record["counted"], running=self.running)
+        return evening_html(value, counts=self.evening_pk in record["counted"], running=self.running)
 
     def render(self, value, record):
         return self.text(value, record, None)
@@ -107,10 +136,18 @@ class SeasonTable(tables.Table):
             ))
             for evening in data.evenings
         ]
+        extra.append(("attended", SeasonColumn(verbose_name=_("Evenings"), attrs=number_cell)))
+        # Why each line has its score and place (issue #42, 9): the bonus and deductions where the rule
+        # has them, and how far the line is behind the one above it.
+        if data.shows_bonus:
+            extra.append(("bonus_points", SignedColumn(verbose_name=_("Bonus"), attrs=number_cell)))
+        if data.shows_deduction:
+            extra.append(("deduction_points", SignedColumn(verbose_name=_("Deduction"), attrs=number_cell)))
         extra += [
-            ("attended", SeasonColumn(verbose_name=_("Evenings"), attrs=number_cell)),
             ("score", SeasonColumn(verbose_name=_("Season"), attrs={"td": {"class": "num total"},
                                                                    "th": {"class": "num"}})),
+            ("gap", SeasonColumn(verbose_name=_("Behind"), default="", attrs={"td": {"class": "num gap"},
+                                                                            "th": {"class": "num"}})),
         ]
         super().__init__(rows, extra_columns=extra, **kwargs)
 

@@ -15,6 +15,13 @@ PROJECTOR_SIZE = ChartSize(
     width=960, height=470, font_size=22, margin_left=70, margin_bottom=52, highlight_width=5, other_width=1.6
 )
 
+# A phone's public page (360 px wide: about 320 px inside the figure): drawn at that width, so its type
+# is read at 12 px instead of the desktop chart's 15 units scaled down to 5 px.
+PHONE_SIZE = ChartSize(
+    width=320, height=340, font_size=12, margin_top=12, margin_bottom=34, margin_left=36,
+    highlight_width=2.5, other_width=1,
+)
+
 
 def chart_series(rounds: list[int], lines: list[selectors.StandingLine]) -> dict[str, list[int | None]]:
     """{"rank. name": [cumulative total after each counted round]}, in standings order.

@@ -5,6 +5,7 @@ from django import template
 
 from tournament.clock.forms import clock_controls_context
 from tournament.clock.selectors import clock_state
+from tournament.series.tables import signed as signed_text
 from tournament.standings.exports import category_names
 
 register = template.Library()
@@ -59,3 +60,9 @@ def category_prize(category) -> str:
 def head(rows, count):
     """The first `count` rows, all of them without a count: `{% for row in rows|head:lines %}`."""
     return rows[:count] if count else rows
+
+
+@register.filter
+def signed(value: int) -> str:
+    """A season's bonus or deduction as it changes the score: '+6', '0', or a minus sign and the number."""
+    return signed_text(value)

@@ -20,7 +20,7 @@ from tournament.live import selectors as live
 from tournament.models import Registration, Round, Tournament
 from tournament.series.selectors import series_standings_of
 from tournament.signup.selectors import signup_state
-from tournament.standings.charts import chart_for_standings
+from tournament.standings.charts import PHONE_SIZE, chart_for_standings
 from tournament.standings.selectors import standings
 
 TEMPLATE = "tournament/public/tournament.html"
@@ -38,6 +38,7 @@ def page_context(tournament: Tournament, rounds: list[Round]) -> dict[str, Any]:
         "standing_rounds": standing_rounds,
         "lines": lines,
         "chart_svg": chart_for_standings(standing_rounds, lines),
+        "chart_svg_narrow": chart_for_standings(standing_rounds, lines, size=PHONE_SIZE),
         "lookup_url": reverse("public:seat_lookup", args=[tournament.pk]),
         "projector_url": reverse("public:projector", args=[tournament.pk]),
         "series_url": reverse("public:series", args=[tournament.pk]) if tournament.series_id else "",
@@ -86,18 +87,44 @@ class SeatLookupView(View):
 PUBLIC_CATEGORIES = (Category.WOMEN, Category.MEN, Category.NEWCOMER, Category.MEMBER, Category.GUEST)
 
 
+def public_season(tournament: Tournament):
+    """The public season of the tournament's series (404 without one): the evenings whose public page
+    is switched on; in its organizers' preview of a switched-off page, this evening as well."""
+    data = series_standings_of(tournament, public_only=True, preview=not tournament.public)
+    if data is None:
+        raise Http404
+    return data
+
+
 class PublicSeriesView(View):
     """The season standings of the tournament's series: names, clubs and season points only, of the
-    evenings whose public page is switched on (a player of a private evening never shows here)."""
+    evenings whose public page is switched on (a player of a private evening never shows here); each
+    line with its evenings counted or dropped, bonus and deductions, and its gap to the line above."""
 
     def get(self, request, tournament_pk: int):
         tournament = live.tournament_for_viewer(request.user, tournament_pk)
-        data = series_standings_of(tournament, public_only=True)
-        if data is None:
-            raise Http404
+        data = public_season(tournament)
         categories = {key: rows[:10] for key, rows in data.categories.items() if key in PUBLIC_CATEGORIES}
         return render(request, "tournament/public/series.html", {
             "tournament": tournament, "preview": not tournament.public, "data": data,
-            "categories": categories,
+            "categories": categories, "running": data.running_pks,
             "back_url": reverse("public:tournament", args=[tournament.pk]),
+        })
+
+
+class PublicSeasonCardView(View):
+    """One player's season card: their evenings of the public season (date, place, season points,
+    counted or dropped), how the score adds up and how far they are from the line above. A player who
+    played no public evening of the series has no card (404), even if they played a private one."""
+
+    def get(self, request, tournament_pk: int, player_pk: int):
+        tournament = live.tournament_for_viewer(request.user, tournament_pk)
+        data = public_season(tournament)
+        line = next((line for line in data.lines if line.player.pk == player_pk), None)
+        if line is None:
+            raise Http404
+        return render(request, "tournament/public/season_card.html", {
+            "tournament": tournament, "preview": not tournament.public, "data": data, "line": line,
+            "running": data.running_pks,
+            "series_url": reverse("public:series", args=[tournament.pk]),
         })

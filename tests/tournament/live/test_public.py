@@ -236,3 +236,53 @@ def test_public_page_queries_are_constant(public_tournament, organizer, client, 
     # tournament, rounds, seats, counted rounds, registrations, results
     with django_assert_num_queries(6):
         client.get(reverse("public:tournament", args=[public_tournament.pk]))
+
+
+# --- The players' pages: no organizer login in their header (issue #41, 6) -------------------------
+
+def header_of(html: str) -> str:
+    (header,) = re.findall(r'<header class="topbar[^"]*">.*?</header>', html, re.S)
+    return header
+
+
+def test_the_players_pages_have_no_organizer_login_in_their_header(public_tournament, players, organizer,
+                                                                   client):
+    """"Anmelden" (log in) stood beside "Zu diesem Turnier anmelden" (sign up): the organizers' way in is
+    a small link at the foot of the page instead, to the tournament's organizer pages (which ask for the
+    login). The captain's page and the projector have none either."""
+    from tests.factories import SeriesFactory
+    from tournament.models import Signup
+
+    public_tournament.series = SeriesFactory(organizers=[organizer])
+    public_tournament.signup_open = True
+    public_tournament.save()
+    round_ = play_round(public_tournament, players, organizer, 1,
+                        [[0, 5, 12, 30], [7, 0, 44, 3], [1, 2, 0, 9]])
+    signup = Signup.objects.create(tournament=public_tournament, first_name="Sina", last_name="Signed",
+                                   birth_year=1990, queue=1, status=Signup.Status.CONFIRMED)
+    pk = public_tournament.pk
+    login = reverse("login")
+    # The start page keeps its login: the same look finds it there.
+    home = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert f'href="{login}"' in header_of(home)
+    pages = [reverse("public:tournament", args=[pk]), reverse("public:series", args=[pk]),
+             reverse("public:signup", args=[pk]), signup.get_status_url()]
+    for url in pages:
+        response = client.get(url, HTTP_ACCEPT_LANGUAGE="de")
+        assert response.status_code == 200, url
+        html = response.content.decode()
+        header = header_of(html)
+        assert "/login/" not in header and "Anmelden" not in header and 'class="lang' in header, url
+        footer = re.search(r'<footer class="public-foot">.*?</footer>', html, re.S).group()
+        assert f'href="{reverse("organizer:tournament", args=[pk])}"' in footer, url
+        assert "Für Veranstalter" in footer, url
+    tournament_page = client.get(pages[0], HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Zu diesem Turnier anmelden" in tournament_page
+    # The organizer's own preview: no log-out button in the players' header either.
+    client.force_login(organizer)
+    assert "logout" not in header_of(client.get(pages[0]).content.decode())
+    client.logout()
+    captain = client.get(reverse("captain:table", args=[round_.tables.first().token])).content.decode()
+    assert "/login/" not in header_of(captain)
+    projector = client.get(reverse("public:projector", args=[pk])).content.decode()
+    assert 'class="topbar' not in projector and "/login/" not in projector
