@@ -277,7 +277,8 @@ def test_the_players_pages_have_no_organizer_login_in_their_header(public_tourna
         assert f'href="{reverse("organizer:tournament", args=[pk])}"' in footer, url
         assert "Für Veranstalter" in footer, url
     tournament_page = client.get(pages[0], HTTP_ACCEPT_LANGUAGE="de").content.decode()
-    assert "Zu diesem Turnier anmelden" in tournament_page
+    # Round 1 is published: the sign-up has closed and the page says so where the sign-up link stood.
+    assert "Der Abend hat begonnen: die Anmeldung ist geschlossen." in tournament_page
     # The organizer's own preview: no log-out button in the players' header either.
     client.force_login(organizer)
     assert "logout" not in header_of(client.get(pages[0]).content.decode())
