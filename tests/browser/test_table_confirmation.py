@@ -125,7 +125,22 @@ def test_an_evening_confirmed_at_the_tables(live_server, browser):
         resolved = 1 if number == 2 else 0
         assert organizer_clicks - clicks_before == 2 + resolved
 
-    assert Round.objects.get(tournament=tournament, number=3).status == Round.Status.OPEN
+    round_3 = Round.objects.get(tournament=tournament, number=3)
+    assert round_3.status == Round.Status.OPEN
+    # The phone in German (the default language): the captain sends, "Stimmt" / "Stimmt nicht".
+    german = browser.new_context(viewport={"width": 360, "height": 740}, locale="de-DE", has_touch=True)
+    phone_de = german.new_page()
+    table = round_3.tables.order_by("number").first()
+    phone_de.goto(f"{live_server.url}/t/{table.token}/")
+    phone_de.locator("li.player input[type=radio]").first.check()
+    for row, hand in zip(range(1, 4), ("R7", "G5", "B9"), strict=True):
+        phone_de.locator("li.player").nth(row).locator(".cards-input").fill(hand)
+    phone_de.locator("button.send").click()
+    expect(phone_de.locator("#table-check h2")).to_have_text("Zweiter Spieler: bitte prüfen")
+    expect(phone_de.locator("button.check-yes")).to_have_text("Stimmt")
+    expect(phone_de.locator(".check-no summary")).to_have_text("Stimmt nicht")
+    phone_de.screenshot(path=str(SHOTS / "6-check-open-de.png"), full_page=True)
+    assert phone_de.evaluate("document.documentElement.scrollWidth") <= 360
     log = list(AuditEntry.objects.filter(tournament=tournament).values_list("action", flat=True))
     assert log.count(AuditAction.RESULT_PLAYER_CONFIRM) == 3
     assert log.count(AuditAction.RESULT_DISPUTE) == 1
