@@ -110,6 +110,14 @@ class Player(models.Model):
         return None
 
 
+class TableConfirmation(models.TextChoices):
+    """Whether a second player of the table confirms the captain's report on the captain's phone."""
+
+    OFF = "off", _("off: the organizer confirms every result")
+    PLAYER = "player", _("a second player of the table confirms")
+    PLAYER_COUNTS = "counts", _("a second player confirms and the result counts")
+
+
 class Tournament(models.Model):
     FILL_CHOICES = engine_choices(TableFill, {
         TableFill.SMALLER: _("tables one smaller"),
@@ -170,6 +178,13 @@ class Tournament(models.Model):
     plan_all_rounds = models.BooleanField(_("plan all rounds at the start"), default=False)
     require_second_entry = models.BooleanField(
         _("require a second, independent entry of every result"), default=False
+    )
+    table_confirmation = models.CharField(
+        _("confirmation at the table"), max_length=10, choices=TableConfirmation.choices,
+        default=TableConfirmation.OFF,
+        help_text=_("After the captain sends, a second player of the table confirms the result on the "
+                    "captain's phone with their start number. “Counts”: a confirmed result without "
+                    "warnings needs no organizer click."),
     )
     public = models.BooleanField(_("public page switched on"), default=False)
     # With plan_all_rounds: {"players": [ids], "sizes": [...], "seed": n, "rounds": {"<number>": tables}}.
@@ -381,6 +396,18 @@ class Submission(models.Model):
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # A second player of the table checked this version on the captain's phone (identified by their
+    # start number): "agreed" ("Stimmt") or "disputed" ("Stimmt nicht", with the reason).
+    player_check = models.CharField(
+        _("checked at the table"), max_length=10, blank=True,
+        choices=[("agreed", _("agreed")), ("disputed", _("disputed"))],
+    )
+    player_check_by = models.ForeignKey(
+        "Registration", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        verbose_name=_("checked by"),
+    )
+    player_check_at = models.DateTimeField(null=True, blank=True)
+    player_check_reason = models.CharField(_("reason"), max_length=300, blank=True)
 
     class Meta:
         ordering = ["table", "version"]

@@ -212,9 +212,10 @@
     if (note) { note.hidden = true; }
   });
   document.addEventListener("htmx:beforeSwap", function (event) {
-    // Refusals (closed round, not open yet, busy server) come as a full page state: show them.
+    // Refusals (closed round, not open yet, busy server; a second player's wrong start number or too
+    // many of them) come as a full page state: show them.
     var status = event.detail.xhr.status;
-    if (event.detail.target && event.detail.target.id === "captain-page" && [403, 409, 503].indexOf(status) !== -1) {
+    if (event.detail.target && event.detail.target.id === "captain-page" && [400, 403, 409, 429, 503].indexOf(status) !== -1) {
       event.detail.shouldSwap = true;
       event.detail.isError = false;
     }

@@ -55,3 +55,6 @@ class AuditAction(models.TextChoices):
     CASH_UPDATE = "cash_update", _("cash record changed")
     PRIZE_HANDOVER = "prize_handover", _("prize handed over")
     PRIZE_HANDOVER_UNDO = "prize_handover_undo", _("prize handover undone")
+    RESULT_PLAYER_CONFIRM = "result_player_confirm", _("result confirmed by a player at the table")
+    RESULT_DISPUTE = "result_dispute", _("result disputed at the table")
+    DISPUTE_RESOLVE = "dispute_resolve", _("dispute resolved")

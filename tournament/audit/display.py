@@ -172,7 +172,10 @@ VOCABULARIES: dict[str, Vocabulary] = {
         (A.ROUND_SEAT, A.ROUND_SWAP, A.ROUND_PUBLISH, A.ROUND_OPEN, A.ROUND_CLOSE, A.ROUND_REOPEN,
          A.ROUND_DELETE, A.TOKEN_NEW), ROUND),
     **dict.fromkeys((A.CLOCK_START, A.CLOCK_PAUSE, A.CLOCK_RESUME, A.CLOCK_RESET), CLOCK),
-    **dict.fromkeys((A.RESULT_SUBMIT, A.RESULT_CONFIRM), RESULT),
+    **dict.fromkeys(
+        (A.RESULT_SUBMIT, A.RESULT_CONFIRM, A.RESULT_PLAYER_CONFIRM, A.RESULT_DISPUTE, A.DISPUTE_RESOLVE),
+        RESULT,
+    ),
     **dict.fromkeys((A.SERIES_CREATE, A.SERIES_UPDATE), SERIES),
     **dict.fromkeys((A.TEAM_CREATE, A.TEAM_DELETE, A.TEAMS_SEPARATE), TEAM),
 }
@@ -434,6 +437,9 @@ def _actor(entry: AuditEntry) -> str:
     captain's phone had)."""
     if entry.action == AuditAction.RESULT_SUBMIT and entry.user_id is None and entry.table is not None:
         return gettext("captain, table %(n)s") % {"n": entry.table.number}
+    at_table = (AuditAction.RESULT_PLAYER_CONFIRM, AuditAction.RESULT_DISPUTE)
+    if entry.action in at_table and entry.table is not None:
+        return gettext("player at table %(n)s") % {"n": entry.table.number}
     return entry.actor
 
 

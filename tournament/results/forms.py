@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from engine.notation import localise_hand
 from engine.roles import table_roles
 from engine.validation import Issue, SeatReport, Validation
-from tournament.fields import TextField
+from tournament.fields import NumberField, TextField
 from tournament.models import Seat, Submission, SubmissionEntry
 
 OUTCOME_FIELD = "outcome"
@@ -224,3 +224,13 @@ class ResultForm(forms.Form):
                     target = rows.get(issue.player_id) if issue.player_id is not None else None
                     getattr(target or table_issues, severity).append(issue_text(issue))
         return list(rows.values()), table_issues
+
+
+class PlayerCheckForm(forms.Form):
+    """A second player's "Stimmt" / "Stimmt nicht" on the captain's phone (`result_player_check`)."""
+
+    version = NumberField(min_value=1, max_value=10_000, widget=forms.HiddenInput)
+    start_number = NumberField(label=_("Your start number"), min_value=1, max_value=100_000)
+    # "1": the result is right; "0": it is not (then with a reason).
+    agrees = forms.TypedChoiceField(choices=[("1", "1"), ("0", "0")], coerce=lambda v: v == "1")
+    reason = TextField(label=_("What is wrong?"), required=False, max_length=300)

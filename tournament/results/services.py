@@ -27,7 +27,8 @@ from engine.cards import get_deck
 from engine.notation import format_hand
 from engine.scoring import ScoringFormat, round_scores
 from engine.validation import Issue, ReportContext, SeatReport, TableReport, Validation, validate_table
-from tournament.models import Round, Seat, Submission, SubmissionEntry, Table
+from tournament import ratelimit
+from tournament.models import Round, Seat, Submission, SubmissionEntry, Table, TableConfirmation
 
 from ..audit.actions import AuditAction
 from ..audit.services import audit
@@ -41,6 +42,15 @@ class RefusalCode(StrEnum):
     RESULT_FINAL = "result_final"  # confirmed: only the organizer changes it now
     NEWER_VERSION = "newer_version"  # a confirmation of a version that is no longer the newest
     SECOND_ENTRY_MISSING = "second_entry_missing"
+    # A second player's check at the table (`result_player_check`):
+    CHECK_OFF = "check_off"  # the tournament has no confirmation at the table
+    NOTHING_TO_CHECK = "nothing_to_check"  # no captain's report is the table's newest version
+    ALREADY_CHECKED = "already_checked"  # another player checked this version a moment ago
+    UNKNOWN_NUMBER = "unknown_number"  # no player of this tournament has that start number
+    CAPTAIN_NUMBER = "captain_number"  # the captain's own number: a second player must confirm
+    OTHER_TABLE = "other_table"  # a player of another table
+    TOO_MANY_TRIES = "too_many_tries"  # too many wrong numbers at this table: the organizer checks
+    REASON_MISSING = "reason_missing"
 
 
 @dataclass
@@ -183,6 +193,8 @@ def _store(
         },
     )
     status = _status_after_store(table, submission, entries, user=user)
+    if table.status == Table.Status.DISPUTED and status == Table.Status.CONFIRMED:
+        _audit_resolution(table, submission, user=user)
     if status != table.status:
         table.status = status
         Table.objects.filter(pk=table.pk).update(status=status)
@@ -279,7 +291,178 @@ def result_confirm(*, submission: Submission, user) -> Submission:
         )
     if not submission.confirmed:
         _confirm(submission, table=table, user=user)
+    if table.status == Table.Status.DISPUTED:
+        _audit_resolution(table, submission, user=user)
     if table.status != Table.Status.CONFIRMED:
         table.status = Table.Status.CONFIRMED
         table.save(update_fields=["status"])
     return submission
+
+
+def _audit_resolution(table: Table, submission: Submission, *, user) -> None:
+    """A disputed table gets a confirmed version: the organizer resolved the dispute."""
+    audit(
+        tournament=table.round.tournament, user=user, round_=table.round, table=table,
+        action=AuditAction.DISPUTE_RESOLVE,
+        before={"status": Table.Status.DISPUTED}, after={"version": submission.version},
+    )
+
+
+# --- a second player's check at the table ----------------------------------------------------------
+
+CHECK_KEY_PREFIX = "table-check-number:"
+MAX_REASON_LENGTH = 300
+
+
+def wrong_numbers_allowed() -> int:
+    from django.conf import settings
+
+    return int(getattr(settings, "TABLE_CHECK_WRONG_NUMBERS_ALLOWED", 5))
+
+
+def _check_key(table: Table) -> str:
+    return f"{CHECK_KEY_PREFIX}{table.pk}"
+
+
+def check_blocked(table: Table) -> ratelimit.Window | None:
+    """The running window when this table's phone typed too many wrong start numbers, else None."""
+    window = ratelimit.current(_check_key(table))
+    return window if window.count >= wrong_numbers_allowed() else None
+
+
+def captain_seat(seats: Sequence[Seat]) -> Seat | None:
+    """The table's captain: the player in seat 1 (the table sheet asks them to report)."""
+    return min(seats, key=lambda seat: seat.position) if seats else None
+
+
+def result_player_check(
+    *,
+    table: Table,
+    version: int,
+    start_number: int | None,
+    agrees: bool,
+    reason: str = "",
+    ip_address: str | None = None,
+) -> Submission:
+    """A second player of the table checks the captain's report on the captain's phone.
+
+    The player names themselves with their start number (printed on the table sheet beside their
+    name): not the captain's (seat 1), not another table's. "Agrees" marks the version checked; with
+    the tournament's `TableConfirmation.PLAYER_COUNTS` a version without warnings is then confirmed
+    and the table CONFIRMED, no organizer click needed. "Disagrees" marks the table DISPUTED with the
+    reason, for the organizer to resolve. `version` is the version the phone showed: a correction in
+    between is refused (NEWER_VERSION) and needs its own check. A wrong number is counted per table
+    (`ratelimit`); after `wrong_numbers_allowed()` the phone is refused for a while and nothing else
+    is checked.
+    """
+    tournament = table.round.tournament
+    if tournament.table_confirmation == TableConfirmation.OFF:
+        raise ValidationError(
+            _("This tournament has no confirmation at the table."), code=RefusalCode.CHECK_OFF
+        )
+    reason = (reason or "").strip()[:MAX_REASON_LENGTH]
+    if not agrees and not reason:
+        raise ValidationError(_("Please say briefly what is wrong."), code=RefusalCode.REASON_MISSING)
+    if check_blocked(table) is not None:
+        raise ValidationError(
+            _("Too many wrong start numbers. Please ask the organizer to check the result."),
+            code=RefusalCode.TOO_MANY_TRIES,
+        )
+    seats = table_seats(table)
+    _check_number(table, seats, start_number)
+    return _store_check(
+        table=table, seats=seats, version=version, start_number=start_number, agrees=agrees, reason=reason,
+    )
+
+
+def _check_number(table: Table, seats: Sequence[Seat], start_number: int | None) -> None:
+    """Refuse a number that is not a second player of this table, counting the wrong try."""
+    by_number = {seat.registration.start_number: seat for seat in seats}
+    seat = by_number.get(start_number) if start_number is not None else None
+    if seat is not None and seat != captain_seat(seats):
+        return
+    ratelimit.hit(_check_key(table), ratelimit.window_seconds())
+    if seat is not None:
+        raise ValidationError(
+            _("That is the captain's start number. Another player of the table must confirm."),
+            code=RefusalCode.CAPTAIN_NUMBER,
+        )
+    elsewhere = start_number is not None and table.round.seats.filter(
+        registration__start_number=start_number
+    ).exists()
+    if elsewhere:
+        raise ValidationError(
+            _("Start number %(n)s does not play at this table.") % {"n": start_number},
+            code=RefusalCode.OTHER_TABLE,
+        )
+    raise ValidationError(
+        _("There is no player with start number %(n)s at this table.") % {"n": start_number or "?"},
+        code=RefusalCode.UNKNOWN_NUMBER,
+    )
+
+
+@transaction.atomic
+def _store_check(
+    *, table: Table, seats: Sequence[Seat], version: int, start_number: int, agrees: bool, reason: str
+) -> Submission:
+    locked = Table.objects.select_for_update(of=("self",)).get(pk=table.pk)
+    # The round's status read after the table's lock: a close waits for that lock (rounds.services).
+    round_ = Round.objects.get(pk=table.round_id)
+    table.status, table.round.status = locked.status, round_.status
+    if round_.status == Round.Status.CLOSED:
+        raise ValidationError(_("This round is closed."), code=RefusalCode.ROUND_CLOSED)
+    if not round_.accepts_captain_results:
+        raise ValidationError(_("This round does not accept results."), code=RefusalCode.ROUND_NOT_OPEN)
+    if locked.status in (Table.Status.CONFIRMED, Table.Status.CORRECTED):
+        raise ValidationError(
+            _("This result has been confirmed; only the organizer can correct it now."),
+            code=RefusalCode.RESULT_FINAL,
+        )
+    newest = table.submissions.order_by("-version").first()
+    if newest is None or newest.source != Submission.Source.CAPTAIN:
+        raise ValidationError(
+            _("There is no report of the captain to check."), code=RefusalCode.NOTHING_TO_CHECK
+        )
+    if newest.version != version:
+        raise ValidationError(
+            _("The captain has corrected the report since: please check the new version."),
+            code=RefusalCode.NEWER_VERSION,
+        )
+    if newest.player_check:
+        raise ValidationError(
+            _("This version has already been checked by a player of the table."),
+            code=RefusalCode.ALREADY_CHECKED,
+        )
+    player = next(seat.registration for seat in seats if seat.registration.start_number == start_number)
+    newest.player_check = "agreed" if agrees else "disputed"
+    newest.player_check_by = player
+    newest.player_check_at = timezone.now()
+    newest.player_check_reason = "" if agrees else reason
+    newest.save(update_fields=["player_check", "player_check_by", "player_check_at", "player_check_reason"])
+    tournament = table.round.tournament
+    snapshot = {"version": newest.version, "start_number": start_number, "name": player.player.name}
+    if agrees:
+        audit(
+            tournament=tournament, round_=round_, table=table, action=AuditAction.RESULT_PLAYER_CONFIRM,
+            actor=_("player at table %(n)s") % {"n": table.number}, after=snapshot,
+        )
+        counts = (
+            tournament.table_confirmation == TableConfirmation.PLAYER_COUNTS
+            and not newest.warnings_confirmed and not tournament.require_second_entry
+        )
+        if counts:
+            _confirm(newest, table=table, user=None)
+            status = Table.Status.CONFIRMED
+        else:
+            status = locked.status
+    else:
+        audit(
+            tournament=tournament, round_=round_, table=table, action=AuditAction.RESULT_DISPUTE,
+            actor=_("player at table %(n)s") % {"n": table.number},
+            after={**snapshot, "player_check_reason": reason},
+        )
+        status = Table.Status.DISPUTED
+    if status != locked.status:
+        Table.objects.filter(pk=table.pk).update(status=status)
+    table.status = status
+    return newest

@@ -18,6 +18,7 @@ from tournament.models import (
     Submission,
     SubmissionEntry,
     Table,
+    TableConfirmation,
     Tournament,
 )
 
@@ -96,7 +97,7 @@ def round_tables(round_: Round, *, with_results: bool = True) -> list[Table]:
     seats = Seat.objects.select_related("registration__player__club").order_by("position")
     prefetch = [Prefetch("seats", queryset=seats)]
     if with_results:
-        submissions = Submission.objects.prefetch_related(
+        submissions = Submission.objects.select_related("player_check_by__player").prefetch_related(
             Prefetch("entries", queryset=SubmissionEntry.objects.order_by("id"))
         ).order_by("-version")
         prefetch.append(Prefetch("submissions", queryset=submissions))
@@ -119,10 +120,29 @@ class TableView:
     latest: Submission | None
     confirmed: Submission | None
     entries: dict[int, SubmissionEntry] = field(default_factory=dict)
+    # The tournament lets a second player's "Stimmt" make a result count (TableConfirmation.PLAYER_COUNTS).
+    check_counts: bool = False
 
     @property
     def shown(self) -> Submission | None:
         return self.confirmed or self.latest
+
+    @property
+    def has_warnings(self) -> bool:
+        """The newest version was sent with warnings the sender confirmed and is not confirmed yet."""
+        return self.latest is not None and self.latest.warnings_confirmed and not self.latest.confirmed
+
+    @property
+    def needs_you(self) -> bool:
+        """The organizer is needed here: a dispute, a correction after the confirmation, warnings, no
+        report yet, or a report that only the organizer's click confirms. A report that a second player's
+        "Stimmt" will confirm (`check_counts`) waits for the table, not for the organizer."""
+        status = self.table.status
+        if status == Table.Status.CONFIRMED:
+            return False
+        if status != Table.Status.REPORTED or self.has_warnings:
+            return True
+        return not (self.check_counts and self.latest is not None and not self.latest.player_check)
 
     @property
     def awaiting_confirmation(self) -> Submission | None:
@@ -138,6 +158,7 @@ class TableView:
 def table_views(round_: Round) -> list[TableView]:
     """Every table of the round with its seats and the version shown (four queries)."""
     views = []
+    check_counts = round_.tournament.table_confirmation == TableConfirmation.PLAYER_COUNTS
     for table in round_tables(round_):
         submissions = list(table.submissions.all())  # newest first
         confirmed = next((s for s in submissions if s.confirmed), None)
@@ -146,6 +167,7 @@ def table_views(round_: Round) -> list[TableView]:
             seats=list(table.seats.all()),
             latest=submissions[0] if submissions else None,
             confirmed=confirmed,
+            check_counts=check_counts,
         )
         if view.shown is not None:
             view.entries = {e.registration_id: e for e in view.shown.entries.all()}

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from engine.scoring import EndRule, ScoringFormat
 from engine.standings import DEFAULT_TIEBREAKS, TIEBREAKS, MissedRoundPolicy
 from tournament.fields import DateField, NumberField, TextField
-from tournament.models import Tournament, engine_choices
+from tournament.models import TableConfirmation, Tournament, engine_choices
 
 from ..clock.selectors import MAX_CLOCK_MINUTES
 
@@ -57,6 +57,11 @@ SHORT_CHOICES: dict[str, list[tuple[str, str]]] = {
         MissedRoundPolicy.RANK_AFTER: _("ranked after"),
         MissedRoundPolicy.CHARGE_HIGHEST: _("charged the highest score"),
     }),
+    "table_confirmation": [
+        (TableConfirmation.OFF, _("off")),
+        (TableConfirmation.PLAYER, _("second player confirms")),
+        (TableConfirmation.PLAYER_COUNTS, _("second player, counts at once")),
+    ],
 }
 HELP_TEXTS = {
     "scoring": _("Minus points: the lowest total wins. Winner collects: the highest total wins."),
@@ -64,6 +69,7 @@ HELP_TEXTS = {
                   "(at the latest after the number of rounds)."),
     "missed_rounds": _("Ranked after: behind everyone who played every round. Highest score: each missed "
                        "round counts the highest score of that round (under winner collects: 0)."),
+    "table_confirmation": Tournament._meta.get_field("table_confirmation").help_text,
 }
 
 
@@ -95,6 +101,7 @@ class TournamentForm(forms.ModelForm):
             "missed_rounds",
             "time_limit_minutes",
             "require_second_entry",
+            "table_confirmation",
             "public",
             "separate_clubs",
             "plan_all_rounds",
@@ -118,6 +125,8 @@ class TournamentForm(forms.ModelForm):
         for name, choices in SHORT_CHOICES.items():
             self.fields[name].choices = choices
             self.fields[name].help_text = HELP_TEXTS[name]
+        # A form posted without it (an older page, a script) keeps the tournament's setting.
+        self.fields["table_confirmation"].required = False
         instance = kwargs.get("instance")
         order = (instance.tiebreaks if instance is not None else None) or list(DEFAULT_TIEBREAKS)
         self.initial.setdefault("tiebreak_order", ",".join(order))
@@ -132,6 +141,10 @@ class TournamentForm(forms.ModelForm):
             )
         if data.get("end_rule") == EndRule.THRESHOLD and not data.get("threshold"):
             self.add_error("threshold", _("Set the total at which the tournament ends."))
+        if not data.get("table_confirmation"):
+            data["table_confirmation"] = (
+                self.instance.table_confirmation if self.instance.pk else TableConfirmation.OFF
+            )
         order = data.get("tiebreak_order") or ""
         data["tiebreaks"] = [key for key in order.split(",") if key]
         return data

@@ -23,7 +23,7 @@ logger = logging.getLogger(__name__)
 TOURNAMENT_SETTINGS = (
     "name", "date", "venue", "rounds_total", "table_size", "table_min", "table_max", "fill", "scoring",
     "end_rule", "threshold", "tiebreaks", "missed_rounds", "time_limit_minutes", "deck", "separate_clubs",
-    "plan_all_rounds", "require_second_entry", "public",
+    "plan_all_rounds", "require_second_entry", "table_confirmation", "public",
 )
 
 

@@ -24,17 +24,24 @@ from engine.cards import Card, get_deck
 from engine.notation import NotationError, colour_letters, format_card, format_hand, hand_value, read_cards
 from tournament import ratelimit
 from tournament.clock.selectors import may_report_stopped_by_time
-from tournament.models import Round, Seat, Submission, Table
+from tournament.models import Round, Seat, Submission, Table, TableConfirmation
 from tournament.results.forms import (
     CONFIRM_FIELD,
     KEY_FIELD,
     MAX_CARDS_LENGTH,
     OUTCOME_FIELD,
     STOPPED_BY_TIME,
+    PlayerCheckForm,
     ResultForm,
 )
 from tournament.results.selectors import table_by_token, table_seats, table_versions, version_entries
-from tournament.results.services import RefusalCode, SubmitOutcome, result_submit
+from tournament.results.services import (
+    RefusalCode,
+    SubmitOutcome,
+    captain_seat,
+    result_player_check,
+    result_submit,
+)
 
 TEMPLATE = "tournament/captain/table.html"
 
@@ -52,6 +59,33 @@ def table_fingerprint(table: Table, versions: int) -> str:
     Versions are numbered 1, 2, … per table, so a caller holding the newest one passes its number.
     """
     return f"{table.status}.{table.round.status}.{versions}"
+
+
+def check_context(
+    table: Table, shown: Submission | None, *, confirmed: bool, seats: list[Seat] | None = None,
+    form: PlayerCheckForm | None = None, message: str = "",
+) -> dict:
+    """What the phone shows for a second player's check of the captain's report.
+
+    `check_open`: the table's newest version is the captain's, not yet checked nor confirmed, and the
+    round is open: the phone asks a second player for "Stimmt" or "Stimmt nicht"."""
+    mode = table.round.tournament.table_confirmation
+    if mode == TableConfirmation.OFF or shown is None:
+        return {"check_mode": ""}
+    check_open = (
+        not confirmed and not shown.player_check and shown.source == Submission.Source.CAPTAIN
+        and table.round.status == Round.Status.OPEN
+        and table.status not in (Table.Status.CONFIRMED, Table.Status.CORRECTED)
+    )
+    captain = captain_seat(seats) if seats else None
+    return {
+        "check_mode": mode,
+        "check_open": check_open,
+        "check_form": form,
+        "check_message": message,
+        "check_captain": captain,
+        "check_by": shown.player_check_by if shown.player_check else None,
+    }
 
 
 @method_decorator(never_cache, name="dispatch")
@@ -105,6 +139,7 @@ class CaptainTableView(View):
     def render_page(
         self, request: HttpRequest, *, form: ResultForm | None = None, validation=None,
         message: str = "", stored: bool = False, status: int = 200,
+        check_form: PlayerCheckForm | None = None, check_message: str = "",
     ) -> HttpResponse:
         table, round_ = self.table, self.table.round
         confirmed, reported = self.shown_versions()
@@ -137,6 +172,11 @@ class CaptainTableView(View):
             "just_stored": stored,
             "stored_keys": [s.idempotency_key for s in self.versions if s.idempotency_key],
             "fingerprint": table_fingerprint(table, len(self.versions)),
+            "page_url": table.get_captain_url(),
+            **check_context(
+                table, shown, confirmed=confirmed is not None, seats=self.seats,
+                form=check_form, message=check_message,
+            ),
             "deck": deck_data(round_.tournament.deck),
             "field_names": {
                 "outcome": OUTCOME_FIELD, "time": STOPPED_BY_TIME, "key": KEY_FIELD, "confirm": CONFIRM_FIELD,
@@ -160,6 +200,8 @@ class CaptainTableView(View):
             "shown_entries": entries,
             "stored_keys": stored_keys,
             "fingerprint": table_fingerprint(table, versions),
+            "page_url": table.get_captain_url(),
+            **check_context(table, shown, confirmed=confirmed, seats=self.seats),
         }
         return render(request, TEMPLATE + "#stored", context)
 
@@ -234,6 +276,41 @@ class CaptainTableView(View):
                           "Your entries are kept; send them again in a moment."),
             )
         return self.render_page(request, message=" ".join(error.messages), status=403)
+
+
+class CaptainCheckView(CaptainTableView):
+    """POST only: a second player's "Stimmt" / "Stimmt nicht" for the version the phone showed."""
+
+    http_method_names = ["post"]
+
+    def post(self, request: HttpRequest, token: str) -> HttpResponse:
+        form = PlayerCheckForm(request.POST)
+        if not form.is_valid():
+            message = _("Please type your start number.") if "start_number" in form.errors else _(
+                "Please try again."
+            )
+            return self.render_page(request, check_form=form, check_message=message, status=400)
+        data = form.cleaned_data
+        try:
+            result_player_check(
+                table=self.table, version=data["version"], start_number=data["start_number"],
+                agrees=data["agrees"], reason=data["reason"],
+            )
+        except ValidationError as exc:
+            status = 429 if exc.code == RefusalCode.TOO_MANY_TRIES else 409
+            if exc.code in (RefusalCode.REASON_MISSING, RefusalCode.CAPTAIN_NUMBER, RefusalCode.OTHER_TABLE,
+                            RefusalCode.UNKNOWN_NUMBER):
+                status = 400
+            self.__dict__.pop("versions", None)  # read again: a correction may have arrived
+            return self.render_page(
+                request, check_form=form, check_message=" ".join(exc.messages), status=status
+            )
+        if request.htmx:
+            self.__dict__.pop("versions", None)
+            return self.render_page(request)
+        response = redirect(self.table.get_captain_url())
+        response.status_code = 303
+        return response
 
 
 def deck_data(key: str) -> dict:

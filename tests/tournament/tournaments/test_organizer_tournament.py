@@ -179,6 +179,7 @@ def test_settings_have_short_option_texts_and_the_explanation_as_help(organizer_
         "scoring": ["Minuspunkte", "Sieger kassiert"],
         "end_rule": ["feste Rundenzahl", "bis zur Punktgrenze"],
         "missed_rounds": ["hinten eingereiht", "höchstes Ergebnis angerechnet"],
+        "table_confirmation": ["aus", "zweiter Spieler bestätigt", "zweiter Spieler, zählt sofort"],
     }
     assert "Hinten eingereiht: hinter allen, die jede Runde gespielt haben." in html
     assert "Minuspunkte: Die niedrigste Summe gewinnt." in html

@@ -130,6 +130,7 @@ class RoundView(RoundMixin, OrganizerPage):
             counts=counts,
             table_total=len(tables),
             all_confirmed=bool(tables) and counts[Table.Status.CONFIRMED] == len(tables),
+            needs_you_count=sum(view.needs_you for view in tables),
             live=round_.accepts_desk_results,
         )
         if round_.status == Round.Status.CLOSED and not self.partial:
