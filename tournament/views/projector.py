@@ -21,6 +21,7 @@ from tournament.clock.selectors import clock_state
 from tournament.live import selectors as live
 from tournament.prizes.selectors import has_prizes, prize_list
 from tournament.qr import absolute_url, qr_svg
+from tournament.rounds.selectors import expected_end
 from tournament.series.selectors import series_standings_of
 from tournament.standings.charts import PROJECTOR_SIZE, chart_for_standings
 from tournament.standings.selectors import evening_over
@@ -130,6 +131,7 @@ class ProjectorView(View):
             "tournament": tournament,
             "round": round_,
             "clock": clock_state(round_),
+            "expected_end": None if final or round_ is None else expected_end(tournament),
             "slide": slide,
             "slide_index": index % len(slides),
             "slide_count": len(slides),
