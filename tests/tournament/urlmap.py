@@ -57,6 +57,7 @@ POST_ONLY = {
     "organizer:series_leave",
     "organizer:team_delete",
     "organizer:teams_separate",
+    "organizer:standings_reveal",
 }
 
 # GET answers something other than 200 on purpose.

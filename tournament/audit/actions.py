@@ -55,3 +55,4 @@ class AuditAction(models.TextChoices):
     CASH_UPDATE = "cash_update", _("cash record changed")
     PRIZE_HANDOVER = "prize_handover", _("prize handed over")
     PRIZE_HANDOVER_UNDO = "prize_handover_undo", _("prize handover undone")
+    STANDINGS_REVEAL = "standings_reveal", _("standings revealed")

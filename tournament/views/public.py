@@ -21,14 +21,16 @@ from tournament.models import Registration, Round, Tournament
 from tournament.series.selectors import series_standings_of
 from tournament.signup.selectors import signup_state
 from tournament.standings.charts import chart_for_standings
-from tournament.standings.selectors import standings
+from tournament.standings.selectors import standings, standings_hidden
 
 TEMPLATE = "tournament/public/tournament.html"
 
 
 def page_context(tournament: Tournament, rounds: list[Round]) -> dict[str, Any]:
     by_round = live.seating_by_table(rounds)
-    standing_rounds, lines = standings(tournament)
+    # Silent final rounds: the standings are not read at all, so nothing of them can reach the page.
+    hidden = standings_hidden(tournament)
+    standing_rounds, lines = ([], []) if hidden else standings(tournament)
     return {
         "tournament": tournament,
         "preview": not tournament.public,
@@ -37,10 +39,13 @@ def page_context(tournament: Tournament, rounds: list[Round]) -> dict[str, Any]:
         "clock": clock_state(rounds[0] if rounds else None),
         "standing_rounds": standing_rounds,
         "lines": lines,
+        "standings_hidden": hidden,
         "chart_svg": chart_for_standings(standing_rounds, lines),
         "lookup_url": reverse("public:seat_lookup", args=[tournament.pk]),
         "projector_url": reverse("public:projector", args=[tournament.pk]),
-        "series_url": reverse("public:series", args=[tournament.pk]) if tournament.series_id else "",
+        "series_url": (
+            reverse("public:series", args=[tournament.pk]) if tournament.series_id and not hidden else ""
+        ),
         "signup_state": signup_state(tournament),
         "query": "",
         "results": [],
@@ -92,7 +97,8 @@ class PublicSeriesView(View):
 
     def get(self, request, tournament_pk: int):
         tournament = live.tournament_for_viewer(request.user, tournament_pk)
-        data = series_standings_of(tournament, public_only=True)
+        # The season counts this evening: while its standings are hidden, so is the season's.
+        data = None if standings_hidden(tournament) else series_standings_of(tournament, public_only=True)
         if data is None:
             raise Http404
         categories = {key: rows[:10] for key, rows in data.categories.items() if key in PUBLIC_CATEGORIES}
