@@ -116,6 +116,8 @@ def test_the_organizer_keeps_the_standings_and_their_exports(world, organizer_cl
     _rounds, lines = live_standings(world.tournament)
     page = organizer_client.get(reverse("organizer:standings", args=[world.tournament.pk])).content.decode()
     assert 'id="silent-rounds"' in page and "Reveal the standings" in page
+    finish = organizer_client.get(reverse("organizer:finish", args=[world.tournament.pk])).content.decode()
+    assert reverse("organizer:standings_reveal", args=[world.tournament.pk]) in finish
     csv = organizer_client.get(reverse("organizer:standings_export", args=[world.tournament.pk]))
     assert lines[0].player.last_name in csv.content.decode()
 
