@@ -96,3 +96,37 @@ def test_one_place_per_press_from_the_last_prize_to_the_winner(live_server, brow
     page.keyboard.press("PageDown")
     page.keyboard.press("PageDown")
     assert page.locator(f"{VISIBLE}.reveal-table").count() == 1
+
+
+def test_in_german_the_hall_sees_the_silence_then_the_prize_giving(live_server, browser, transactional_db):
+    organizer = UserFactory(username="stille-runden")
+    tournament = TournamentFactory(
+        organizers=[organizer], public=True, rounds_total=2, standings_hidden_from=2,
+        prize_kind="fixed", prize_table=[30, 20, 10],
+    )
+    long_named_players(tournament)
+    play_round(tournament, organizer, seed=3)
+    play_round(tournament, organizer, seed=4)
+    page = browser.new_context(viewport={"width": 1366, "height": 768}, locale="de-DE").new_page()
+    page.goto(f"{live_server.url}/p/{tournament.pk}/projector/?show=standings&every=2")
+    assert page.locator("#stage[data-slide='hidden']").count() == 1
+    assert "Die letzten Runden werden verdeckt gespielt." in page.inner_text("#stage")
+    assert page.locator("[data-total]").count() == 0
+    shot(page, "projector-1366x768-hidden-de")
+    # The ceremony's address shows nothing either until the organizer reveals.
+    other = page.context.new_page()
+    other.goto(f"{live_server.url}/p/{tournament.pk}/projector/?show=reveal")
+    assert other.locator("#reveal").count() == 0 and other.locator("[data-total]").count() == 0
+    other.close()
+
+    # The organizer reveals (from any device): the polling projector goes to the prize-giving by itself.
+    standings_reveal(tournament=tournament, user=organizer)
+    page.wait_for_url("**/projector/?show=reveal", timeout=5000)
+    page.wait_for_selector("#reveal")
+    assert "Siegerehrung" in page.inner_text("h1")
+    while page.locator(VISIBLE).get_attribute("data-place") != "1":
+        page.keyboard.press("Enter")
+    step = page.locator(VISIBLE)
+    assert step.inner_text().startswith("Platz 1") and "30,00 €" in step.inner_text()
+    fits(page)
+    shot(page, "reveal-1366x768-place-1-de")

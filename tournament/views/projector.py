@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -118,6 +119,12 @@ class ProjectorView(View):
         hidden = standings_hidden(tournament)
         if request.GET.get("show") == "reveal" and (not hidden or tournament.is_organizer(request.user)):
             return self.reveal(request, tournament)
+        if request.htmx and request.GET.get("hidden") == "1" and not hidden:
+            # The organizer has just revealed the standings: the hall's projector, polling while they
+            # were hidden, goes to the prize-giving once rather than showing the final standings.
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = f"{request.path}?show=reveal"
+            return response
         round_ = live.shown_round(tournament)
         seating = live.seating_alphabetical(round_) if show in ("all", "seating") else []
         # Silent final rounds: the standings are not read at all, so nothing of them can reach the page.
@@ -135,7 +142,10 @@ class ProjectorView(View):
             prizes=prizes, season=season, hidden=hidden,
         )
         slide = slides[index % len(slides)]
-        next_query = urlencode({"show": show, "every": every, "slide": (index + 1) % len(slides)})
+        next_query = urlencode({
+            "show": show, "every": every, "slide": (index + 1) % len(slides),
+            **({"hidden": 1} if hidden else {}),
+        })
         public_url = absolute_url(reverse("public:tournament", args=[tournament.pk]), request)
         context = {
             "tournament": tournament,

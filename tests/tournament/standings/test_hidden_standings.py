@@ -162,3 +162,20 @@ def test_the_prize_giving_goes_from_the_last_prize_place_to_the_winner(world, or
     table = html.split('class="reveal-step reveal-table"', 1)[1]
     assert all(line.player.name in table for line in lines)
     assert '<script src="/static/js/reveal.js" defer></script>' in html and "<script>" not in html
+
+
+def test_the_hall_projector_goes_to_the_prize_giving_once_revealed(world, organizer_client):
+    hide(world)
+    projector = reverse("public:projector", args=[world.tournament.pk])
+    client = Client()
+    poll = client.get(projector, {"show": "all"}, headers={"HX-Request": "true"})
+    next_poll = re.search(r'hx-get="([^"]+)"', poll.content.decode()).group(1).replace("&amp;", "&")
+    assert "hidden=1" in next_poll
+    assert client.get(next_poll, headers={"HX-Request": "true"}).status_code == 200  # still hidden
+    organizer_client.post(reverse("organizer:standings_reveal", args=[world.tournament.pk]))
+    answer = client.get(next_poll, headers={"HX-Request": "true"})
+    assert answer["HX-Redirect"] == f"{projector}?show=reveal"
+    # A projector opened after the reveal rotates as usual, the standings with it.
+    fresh = client.get(projector, {"show": "standings"}, headers={"HX-Request": "true"})
+    assert "HX-Redirect" not in fresh and "hidden=1" not in fresh.content.decode()
+    assert 'data-total="' in fresh.content.decode()
