@@ -86,6 +86,7 @@ def main() -> None:
     print(f"error of the shown end in minutes (shown - real end), {ROUNDS} rounds, {TABLES} tables,"
           f" {args.seeds} evenings of each kind")
     print(f"{'':<30}{header}")
+    summary = []
     for kind in kinds:
         spread = [errors(kind, seed) for seed in range(1, args.seeds + 1)]
         columns = [[s[i] for s in spread] for i in range(ROUNDS - 1)]
@@ -99,7 +100,15 @@ def main() -> None:
         }
         for n, (label, cells) in enumerate(rows.items()):
             print(f"{kind if n == 0 else '':<15}{label:<15}" + "".join(cells))
+        late = [abs(e) for c in columns[TARGET_FROM_ROUND - 1:] for e in c]
+        summary.append((kind, max(abs(e) for e in spread[0][TARGET_FROM_ROUND - 1:]),
+                        sum(e <= TARGET_MINUTES for e in late) / len(late)))
     print(f"target: from round {TARGET_FROM_ROUND} on within {TARGET_MINUTES} minutes")
+    for kind, first, share in summary:
+        verdict = "met" if first <= TARGET_MINUTES else "NOT met"
+        print(f"  {kind:<15} seed 1: largest error {first:.0f} min ({verdict});"
+              f" all {args.seeds} evenings: {share:.0%} of the estimates after rounds"
+              f" {TARGET_FROM_ROUND}-{ROUNDS - 1} within {TARGET_MINUTES} min")
 
 
 if __name__ == "__main__":
