@@ -119,7 +119,7 @@ class ProjectorView(View):
         hidden = standings_hidden(tournament)
         if request.GET.get("show") == "reveal" and (not hidden or tournament.is_organizer(request.user)):
             return self.reveal(request, tournament)
-        if request.htmx and request.GET.get("hidden") == "1" and not hidden:
+        if request.htmx and request.GET.get("hidden") == "1" and not hidden and tournament.standings_revealed:
             # The organizer has just revealed the standings: the hall's projector, polling while they
             # were hidden, goes to the prize-giving once rather than showing the final standings.
             response = HttpResponse(status=204)
