@@ -126,9 +126,12 @@ def test_reveal_is_audited_and_shows_everything_again(world, organizer_client):
     hide(world)
     url = reverse("organizer:standings_reveal", args=[world.tournament.pk])
     assert Client().post(url).status_code == 302  # to the login: nobody else reveals
+    # The organizer may rehearse the prize-giving before revealing; the hall sees the silent slide.
+    projector = reverse("public:projector", args=[world.tournament.pk])
+    assert 'data-place="1"' in organizer_client.get(projector, {"show": "reveal"}).content.decode()
+    assert 'data-place="' not in Client().get(projector, {"show": "reveal"}).content.decode()
     assert not AuditEntry.objects.filter(action=AuditAction.STANDINGS_REVEAL).exists()
     response = organizer_client.post(url)
-    projector = reverse("public:projector", args=[world.tournament.pk])
     assert response["Location"] == f"{projector}?show=reveal"
     entry = AuditEntry.objects.get(tournament=world.tournament, action=AuditAction.STANDINGS_REVEAL)
     assert entry.user == world.organizer and entry.after == {"standings_revealed": True}
