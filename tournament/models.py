@@ -220,6 +220,14 @@ class Tournament(models.Model):
         related_name="tournaments",
     )
     separate_teams = models.BooleanField(_("keep team-mates apart in every round"), default=True)
+    # Silent final rounds (docs/rules.md §9): from this round on nobody but the organizers sees the
+    # standings until they are revealed at the prize-giving.
+    standings_hidden_from = models.PositiveSmallIntegerField(
+        _("hide the standings from round"), null=True, blank=True,
+        help_text=_("Empty: always shown. From this round on the projector, the public page and the "
+                    "captains show no standings until you reveal them at the prize-giving."),
+    )
+    standings_revealed = models.BooleanField(_("standings revealed"), default=False, editable=False)
 
     class Meta:
         ordering = ["-date", "name"]

@@ -72,6 +72,7 @@ urlpatterns = [
         name="submission_confirm",
     ),
     path(T + "standings/", standings.StandingsView.as_view(), name="standings"),
+    path(T + "standings/reveal/", standings.StandingsRevealView.as_view(), name="standings_reveal"),
     path(T + "finish/", finish.FinishView.as_view(), name="finish"),
     path(T + "standings/export/", standings.StandingsExportView.as_view(), name="standings_export"),
     path(R + "clock/start/", clock.ClockStartView.as_view(), name="clock_start"),

@@ -58,6 +58,7 @@ POST_ONLY = {
     "organizer:team_delete",
     "organizer:teams_separate",
     "captain:check",
+    "organizer:standings_reveal",
 }
 
 # GET answers something other than 200 on purpose.

@@ -58,3 +58,4 @@ class AuditAction(models.TextChoices):
     RESULT_PLAYER_CONFIRM = "result_player_confirm", _("result confirmed by a player at the table")
     RESULT_DISPUTE = "result_dispute", _("result disputed at the table")
     DISPUTE_RESOLVE = "dispute_resolve", _("dispute resolved")
+    STANDINGS_REVEAL = "standings_reveal", _("standings revealed")

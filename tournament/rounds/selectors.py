@@ -6,8 +6,10 @@ import zlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Max, Prefetch, QuerySet
+from django.db.models import Count, Max, Min, Prefetch, QuerySet
+from django.utils import timezone
 
+from engine.evening_end import RoundTimes, estimate_end, round_time
 from engine.seating import Round as SeatingRound
 from engine.seating import SeatingPlayer, SeatingReport, schedule_stats
 from tournament.models import (
@@ -316,3 +318,34 @@ def evening(tournament: Tournament) -> Evening:
         over=bool(rounds) and evening_over(tournament, played, lines, last_round=current),
         unconfirmed=unconfirmed,
     )
+
+
+def expected_end(tournament: Tournament, *, rounds: list[Round] | None = None, now=None):
+    """When the evening is expected to end (`engine.evening_end`, docs/rules.md §9), rounded to five
+    minutes; None before every table of round 1 has reported and once the last round is closed.
+    Two queries (one with `rounds` given): the rounds, and each table's first report."""
+    if rounds is None:
+        rounds = list(tournament.rounds.order_by("number"))
+    if not rounds:
+        return None
+    reports: dict[int, list] = defaultdict(list)
+    tables: dict[int, int] = defaultdict(int)
+    for round_id, first in Table.objects.filter(round__tournament=tournament).annotate(
+        first=Min("submissions__created_at")
+    ).values_list("round_id", "first"):
+        tables[round_id] += 1
+        if first is not None:
+            reports[round_id].append(first)
+    times = [
+        RoundTimes(
+            number=r.number, tables=tables[r.pk], published_at=r.published_at,
+            reports=tuple(reports[r.pk]), closed_at=r.closed_at, clock_started_at=r.clock_started_at,
+            clock_seconds=r.clock_seconds, clock_paused=r.clock_paused_remaining is not None,
+        )
+        for r in rounds
+    ]
+    end = estimate_end(
+        times, planned_rounds=max(tournament.rounds_total, rounds[-1].number), now=now or timezone.now(),
+        time_limit_minutes=tournament.time_limit_minutes,
+    )
+    return None if end is None else round_time(end)

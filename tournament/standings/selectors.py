@@ -33,6 +33,17 @@ from tournament.models import Club, Registration, Round, Series, SubmissionEntry
 from ..players.selectors import registrations
 
 
+def standings_hidden(tournament: Tournament) -> bool:
+    """Silent final rounds (docs/rules.md §9): the standings are kept from everybody but the organizers
+    once round `standings_hidden_from` (or a later one) is published, until the organizer reveals them.
+    No query unless the setting is on and not revealed; then one."""
+    if tournament.standings_hidden_from is None or tournament.standings_revealed:
+        return False
+    return tournament.rounds.filter(number__gte=tournament.standings_hidden_from).exclude(
+        status=Round.Status.DRAFT
+    ).exists()
+
+
 def standings_settings(tournament: Tournament) -> StandingsSettings:
 
     return StandingsSettings(

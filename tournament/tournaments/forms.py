@@ -27,6 +27,7 @@ TOURNAMENT_LIMITS: dict[str, tuple[int, int]] = {
     "table_max": (2, 10),
     "threshold": (1, 100_000),
     "time_limit_minutes": (1, MAX_CLOCK_MINUTES),
+    "standings_hidden_from": (1, 50),
 }
 
 
@@ -105,6 +106,7 @@ class TournamentForm(forms.ModelForm):
             "public",
             "separate_clubs",
             "plan_all_rounds",
+            "standings_hidden_from",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
         field_classes = {

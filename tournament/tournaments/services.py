@@ -23,7 +23,7 @@ logger = logging.getLogger(__name__)
 TOURNAMENT_SETTINGS = (
     "name", "date", "venue", "rounds_total", "table_size", "table_min", "table_max", "fill", "scoring",
     "end_rule", "threshold", "tiebreaks", "missed_rounds", "time_limit_minutes", "deck", "separate_clubs",
-    "plan_all_rounds", "require_second_entry", "table_confirmation", "public",
+    "plan_all_rounds", "require_second_entry", "table_confirmation", "public", "standings_hidden_from",
 )
 
 
@@ -63,6 +63,8 @@ def tournament_update(*, tournament: Tournament, user, changes: Mapping[str, Any
         )
     for name, value in changes.items():
         setattr(tournament, name, value)
+    if tournament.standings_hidden_from != locked.standings_hidden_from:
+        tournament.standings_revealed = False  # a new silent stretch: hidden again until revealed
     tournament.full_clean()
     tournament.save()
     after = tournament_snapshot(tournament)
@@ -74,6 +76,23 @@ def tournament_update(*, tournament: Tournament, user, changes: Mapping[str, Any
         )
     return tournament
 
+
+
+@transaction.atomic
+def standings_reveal(*, tournament: Tournament, user) -> Tournament:
+    """The prize-giving: show the hidden standings to everybody again (docs/rules.md §9)."""
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if locked.standings_hidden_from is None:
+        raise ValidationError(_("The standings of this tournament are not hidden."), code="not_hidden")
+    if locked.standings_revealed:
+        return locked
+    locked.standings_revealed = True
+    locked.save(update_fields=["standings_revealed"])
+    audit(
+        tournament=locked, user=user, action=AuditAction.STANDINGS_REVEAL,
+        before={"standings_revealed": False}, after={"standings_revealed": True},
+    )
+    return locked
 
 
 @transaction.atomic

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -21,9 +22,10 @@ from tournament.clock.selectors import clock_state
 from tournament.live import selectors as live
 from tournament.prizes.selectors import has_prizes, prize_list
 from tournament.qr import absolute_url, qr_svg
+from tournament.rounds.selectors import expected_end
 from tournament.series.selectors import series_standings_of
 from tournament.standings.charts import PROJECTOR_SIZE, chart_for_standings
-from tournament.standings.selectors import evening_over
+from tournament.standings.selectors import evening_over, standings_hidden
 
 ROWS_PER_COLUMN = 15  # also in static/css/projector.css (--rows): no inline style under the CSP
 SEATING_COLUMNS = 3
@@ -56,11 +58,12 @@ def _columns(items: list[Any], per_column: int, columns: int) -> list[list[list[
 
 def build_slides(
     *, show: str, round_, seating: list[live.SeatLine], rounds: list[int], lines: list, final: bool = False,
-    prizes=None, season=None,
+    prizes=None, season=None, hidden: bool = False,
 ) -> list[Slide]:
     """`final`: the tournament is over, the standings say so ("Final standings", not "after round 6");
     `prizes`: the prize list once it is over; `season`: the series' standings (`SeriesStandings`) when
-    the tournament is an evening of one."""
+    the tournament is an evening of one; `hidden`: silent final rounds, a slide saying so instead of the
+    standings (whose lines the caller does not even read)."""
     slides: list[Slide] = []
     if show in ("all", "seating") and seating:
         heading = _("Round %(number)s: who sits where") % {"number": round_.number}
@@ -68,6 +71,8 @@ def build_slides(
         slides += [
             Slide("seating", heading, columns, page=n, pages=len(pages)) for n, columns in enumerate(pages, 1)
         ]
+    if hidden and show != "seating":
+        slides.append(Slide("hidden", _("Standings")))
     if show in ("all", "standings") and lines:
         heading = _("Final standings") if final else _("Standings after round %(number)s") % {
             "number": rounds[-1]
@@ -111,25 +116,42 @@ class ProjectorView(View):
         every = min(MAX_SECONDS, max(MIN_SECONDS, _int(request.GET.get("every"), DEFAULT_SECONDS)))
         index = max(0, _int(request.GET.get("slide"), 0))
 
+        hidden = standings_hidden(tournament)
+        if request.GET.get("show") == "reveal" and (not hidden or tournament.is_organizer(request.user)):
+            return self.reveal(request, tournament)
+        if request.htmx and request.GET.get("hidden") == "1" and not hidden and tournament.standings_revealed:
+            # The organizer has just revealed the standings: the hall's projector, polling while they
+            # were hidden, goes to the prize-giving once rather than showing the final standings.
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = f"{request.path}?show=reveal"
+            return response
         round_ = live.shown_round(tournament)
         seating = live.seating_alphabetical(round_) if show in ("all", "seating") else []
-        rounds, lines = live.live_standings(tournament) if show != "seating" else ([], [])
+        # Silent final rounds: the standings are not read at all, so nothing of them can reach the page.
+        rounds, lines = live.live_standings(tournament) if show != "seating" and not hidden else ([], [])
         # Final only once the last round is closed (the live standings count confirmed tables earlier).
         final = bool(lines) and evening_over(tournament, rounds, lines, last_round=round_)
         prizes = prize_list(tournament, lines) if final and has_prizes(tournament) else None
         # Public: the season of the series' public evenings only (docs/rules.md §8).
-        season = series_standings_of(tournament, public_only=True) if show in ("all", "series") else None
+        season = (
+            series_standings_of(tournament, public_only=True)
+            if show in ("all", "series") and not hidden else None
+        )
         slides = build_slides(
             show=show, round_=round_, seating=seating, rounds=rounds, lines=lines, final=final,
-            prizes=prizes, season=season,
+            prizes=prizes, season=season, hidden=hidden,
         )
         slide = slides[index % len(slides)]
-        next_query = urlencode({"show": show, "every": every, "slide": (index + 1) % len(slides)})
+        next_query = urlencode({
+            "show": show, "every": every, "slide": (index + 1) % len(slides),
+            **({"hidden": 1} if hidden else {}),
+        })
         public_url = absolute_url(reverse("public:tournament", args=[tournament.pk]), request)
         context = {
             "tournament": tournament,
             "round": round_,
             "clock": clock_state(round_),
+            "expected_end": None if final or round_ is None else expected_end(tournament),
             "slide": slide,
             "slide_index": index % len(slides),
             "slide_count": len(slides),
@@ -146,3 +168,50 @@ class ProjectorView(View):
         }
         template = f"{self.template_name}#stage" if request.htmx else self.template_name
         return render(request, template, context)
+
+    def reveal(self, request, tournament):
+        """The prize-giving (docs/rules.md §9): one step per place from the last prize place up to the
+        winner, each with name, club, total and prize, then the full table; `static/js/reveal.js`
+        shows one step per click or key press."""
+        rounds, lines = live.live_standings(tournament)
+        prizes = prize_list(tournament, lines) if lines and has_prizes(tournament) else None
+        return render(request, "tournament/projector/reveal.html", {
+            "tournament": tournament,
+            "steps": reveal_steps(lines, prizes.rows if prizes is not None else []),
+            "pages": _columns(lines, ROWS_PER_COLUMN, STANDINGS_COLUMNS),
+            "rounds": rounds,
+            "top_places": TOP_PLACES,
+        })
+
+
+@dataclass
+class RevealLine:
+    name: str
+    club: str
+    total: int
+    amount_cents: int = 0
+    goods: str = ""
+
+
+@dataclass
+class RevealStep:
+    place: int
+    lines: list[RevealLine]
+
+
+def reveal_steps(lines: list, prize_rows: list) -> list[RevealStep]:
+    """The places to announce, last first: every place down to the last one with a prize (or the top
+    three without prizes); players sharing a place share its step."""
+    prizes = {row.start_number: row for row in prize_rows}
+    last = max((row.place for row in prize_rows), default=TOP_PLACES)
+    by_place: dict[int, list[RevealLine]] = {}
+    for line in lines:
+        rank = line.row.rank
+        if rank is None or rank > last:
+            continue
+        prize = prizes.get(line.registration.start_number)
+        by_place.setdefault(rank, []).append(RevealLine(
+            name=line.player.name, club=line.player.club_name, total=line.row.total,
+            amount_cents=prize.amount_cents if prize else 0, goods=prize.goods if prize else "",
+        ))
+    return [RevealStep(place, by_place[place]) for place in sorted(by_place, reverse=True)]

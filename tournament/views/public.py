@@ -21,14 +21,16 @@ from tournament.models import Registration, Round, Tournament
 from tournament.series.selectors import series_standings_of
 from tournament.signup.selectors import signup_state
 from tournament.standings.charts import PHONE_SIZE, chart_for_standings
-from tournament.standings.selectors import standings
+from tournament.standings.selectors import standings, standings_hidden
 
 TEMPLATE = "tournament/public/tournament.html"
 
 
 def page_context(tournament: Tournament, rounds: list[Round]) -> dict[str, Any]:
     by_round = live.seating_by_table(rounds)
-    standing_rounds, lines = standings(tournament)
+    # Silent final rounds: the standings are not read at all, so nothing of them can reach the page.
+    hidden = standings_hidden(tournament)
+    standing_rounds, lines = ([], []) if hidden else standings(tournament)
     return {
         "tournament": tournament,
         "preview": not tournament.public,
@@ -37,11 +39,14 @@ def page_context(tournament: Tournament, rounds: list[Round]) -> dict[str, Any]:
         "clock": clock_state(rounds[0] if rounds else None),
         "standing_rounds": standing_rounds,
         "lines": lines,
+        "standings_hidden": hidden,
         "chart_svg": chart_for_standings(standing_rounds, lines),
         "chart_svg_narrow": chart_for_standings(standing_rounds, lines, size=PHONE_SIZE),
         "lookup_url": reverse("public:seat_lookup", args=[tournament.pk]),
         "projector_url": reverse("public:projector", args=[tournament.pk]),
-        "series_url": reverse("public:series", args=[tournament.pk]) if tournament.series_id else "",
+        "series_url": (
+            reverse("public:series", args=[tournament.pk]) if tournament.series_id and not hidden else ""
+        ),
         "signup_state": signup_state(tournament),
         "query": "",
         "results": [],
@@ -88,8 +93,11 @@ PUBLIC_CATEGORIES = (Category.WOMEN, Category.MEN, Category.NEWCOMER, Category.M
 
 
 def public_season(tournament: Tournament):
-    """The public season of the tournament's series (404 without one): the evenings whose public page
-    is switched on; in its organizers' preview of a switched-off page, this evening as well."""
+    """The public season of the tournament's series (404 without one, and while this evening's standings
+    are hidden: the season counts it): the evenings whose public page is switched on; in its
+    organizers' preview of a switched-off page, this evening as well."""
+    if standings_hidden(tournament):
+        raise Http404
     data = series_standings_of(tournament, public_only=True, preview=not tournament.public)
     if data is None:
         raise Http404

@@ -223,8 +223,9 @@ def test_projector_fragment_queries_are_constant(public_tournament, organizer, c
     seated_round(public_tournament, regs[::-1], number=2, status=Round.Status.OPEN)
     url = reverse("public:projector", args=[public_tournament.pk])
     for slide in range(3):
-        # tournament, shown round, seats, live rounds, counted rounds, registrations, results
-        with django_assert_num_queries(7):
+        # tournament, shown round, seats, live rounds, counted rounds, registrations, results, and for the
+        # expected end the rounds and each table's first report
+        with django_assert_num_queries(9):
             client.get(url, {"slide": slide}, headers=HX)
 
 

@@ -4,10 +4,12 @@ provisional."""
 
 from __future__ import annotations
 
+from django.urls import reverse
+
 from tournament.cashdesk.selectors import cash_report
 from tournament.prizes.selectors import has_prizes, prize_list
 from tournament.rounds.selectors import evening
-from tournament.standings.selectors import evening_categories, standings
+from tournament.standings.selectors import evening_categories, standings, standings_hidden
 
 from .base import OrganizerPage
 
@@ -33,5 +35,7 @@ class FinishView(OrganizerPage):
             categories=evening_categories(tournament, lines),
             report=cash_report(tournament),
             series=tournament.series,
+            standings_hidden=standings_hidden(tournament),
+            reveal_url=reverse("public:projector", args=[tournament.pk]) + "?show=reveal",
         )
         return context

@@ -4,7 +4,10 @@ ranking)."""
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
 from django.http import HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
@@ -12,10 +15,11 @@ from django_tables2 import RequestConfig
 from engine.numbers import parse_natural
 from tournament.standings.charts import chart_for_standings
 from tournament.standings.exports import standings_csv, standings_xlsx
-from tournament.standings.selectors import counted_rounds, tournament_rankings
+from tournament.standings.selectors import counted_rounds, standings_hidden, tournament_rankings
 from tournament.standings.tables import StandingsData, StandingsTable, standings_data
+from tournament.tournaments.services import standings_reveal
 
-from .base import CATEGORY_LINES, OrganizerPage
+from .base import CATEGORY_LINES, OrganizerAction, OrganizerPage
 
 
 class StandingsMixin:
@@ -52,6 +56,8 @@ class StandingsView(StandingsMixin, OrganizerPage):
             missed_any=any(row["rounds_missed"] for row in data.rows),
             rankings=rankings,
             category_lines=CATEGORY_LINES,
+            standings_hidden=standings_hidden(self.tournament),
+            reveal_url=reverse("public:projector", args=[self.tournament.pk]) + "?show=reveal",
         )
         return context
 
@@ -82,3 +88,16 @@ class StandingsExportView(StandingsMixin, OrganizerPage):
         response = HttpResponse(standings_csv(data, rows, rankings), content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{base}.csv"'
         return response
+
+
+class StandingsRevealView(OrganizerAction):
+    """The prize-giving: the hidden standings are shown to everybody again (audited), and the projector
+    goes through the places from the last prize to the winner (docs/rules.md §9)."""
+
+    def post(self, request, tournament_pk: int):
+        try:
+            standings_reveal(tournament=self.tournament, user=request.user)
+        except ValidationError as error:
+            self.fail(error)
+            return redirect("organizer:standings", self.tournament.pk)
+        return redirect(reverse("public:projector", args=[self.tournament.pk]) + "?show=reveal")

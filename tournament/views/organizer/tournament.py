@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.generic import FormView
 
-from tournament.rounds.selectors import evening, table_counts
+from tournament.rounds.selectors import evening, expected_end, table_counts
 from tournament.series.forms import SeriesChoiceForm
 from tournament.series.selectors import series_of_user
 from tournament.series.services import series_join
@@ -70,6 +70,7 @@ class TournamentOverviewView(OrganizerPage):
             rounds=state.rounds,
             table_counts=table_counts(current) if current is not None else None,
             categories=evening_categories(self.tournament) if state.over else [],
+            expected_end=None if state.over else expected_end(self.tournament, rounds=state.rounds),
         )
         return context
 
