@@ -2,7 +2,7 @@
 
 Builds a throw-away tournament (200 players, round 1 with 50 tables, all results confirmed) in a
 temporary SQLite database, then, in the same run and alternating, times
-  * the app's path: queries + template + QR codes + WeasyPrint (tournament.printing), and
+  * the app's path: queries + template + QR codes + WeasyPrint (tournament.documents), and
   * the floor: ``weasyprint.HTML(string=<the same finished HTML>).write_pdf()`` with no extras,
 for 50 table sheets and 200 certificates. Prints seconds, pages per second and the ratio.
 
@@ -111,7 +111,7 @@ def compare(label: str, app, html: str, repeat: int, keep: Path | None) -> None:
     """Alternate the app's path and the floor so both see the same machine load."""
     from weasyprint import HTML
 
-    from tournament.documents.printing import static_root
+    from tournament.documents.typography import static_root
 
     base_url = static_root().as_uri() + "/"
     app_runs, app_cpu, floor_runs, floor_cpu = [], [], [], []
@@ -142,34 +142,35 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as var_dir:
         setup_django(var_dir)
-        from tournament.documents import printing
+        from tournament.documents import certificates as certificate_set
+        from tournament.documents import table_sheets
 
         tournament, round_ = build_tournament()
         # Warm-up: imports, font scan, template loading; not part of either figure.
-        printing.table_sheets_pdf(round_)
+        table_sheets.table_sheets_pdf(round_)
         print(f"median of {args.repeat} runs, app path vs WeasyPrint on static HTML of the same content")
         compare(
             "table-sheets (50 tables, A4)",
-            lambda: printing.table_sheets_pdf(round_),
-            printing.table_sheets_html(round_),
+            lambda: table_sheets.table_sheets_pdf(round_),
+            table_sheets.table_sheets_html(round_),
             args.repeat,
             args.keep,
         )
         compare(
             "table-sheets-a5 (50 tables)",
-            lambda: printing.table_sheets_pdf(round_, paper="a5"),
-            printing.table_sheets_html(round_, paper="a5"),
+            lambda: table_sheets.table_sheets_pdf(round_, paper="a5"),
+            table_sheets.table_sheets_html(round_, paper="a5"),
             args.repeat,
             args.keep,
         )
 
         def certificates() -> bytes:
-            return printing.certificates_pdf(printing.certificates(tournament))
+            return certificate_set.certificates_pdf(certificate_set.certificates(tournament))
 
         compare(
             "certificates (200 players)",
             certificates,
-            printing.certificates_html(printing.certificates(tournament)),
+            certificate_set.certificates_html(certificate_set.certificates(tournament)),
             args.repeat,
             args.keep,
         )

@@ -108,7 +108,7 @@ def pdf_layout_skipped(monkeypatch):
     still built from its data, only WeasyPrint's layout (about a second for each of a walk's dozen
     documents) gives way to a fixed PDF. test_smoke and tests/tournament/documents lay out every one."""
     monkeypatch.setattr(
-        "tournament.documents.printing.render_pdf", lambda html, **options: b"%PDF-1.7\n% layout skipped\n"
+        "tournament.documents.typography.render_pdf", lambda html, **options: b"%PDF-1.7\n% layout skipped\n"
     )
 
 

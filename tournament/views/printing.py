@@ -1,6 +1,6 @@
 """The organizer's printed documents: one page listing them, one view per PDF, the logo upload.
 
-Views stay thin: tournament.printing builds each document, services store the logo.
+Views stay thin: tournament.documents builds each document (one module per document), services store the logo.
 """
 
 from __future__ import annotations
@@ -15,7 +15,16 @@ from django.views import View
 from django.views.generic import TemplateView
 
 from engine.numbers import parse_natural
-from tournament.documents import printing
+from tournament.documents.cash import cash_record_pdf, cash_report_pdf
+from tournament.documents.certificates import certificates, certificates_pdf
+from tournament.documents.prizes import category_prizes, prizes_pdf
+from tournament.documents.rankings import rankings_pdf
+from tournament.documents.season import season_prizes, season_title, series_standings_pdf
+from tournament.documents.seating import seating_pdf
+from tournament.documents.standings import standings_pdf
+from tournament.documents.start_cards import start_cards_pdf
+from tournament.documents.table_sheets import PAPER_SIZES, table_sheets_pdf
+from tournament.documents.typography import content_disposition, file_name, titled
 from tournament.models import Round, Tournament
 from tournament.permissions import TournamentOrganizerMixin
 from tournament.qr import unreachable_address
@@ -46,7 +55,7 @@ def pdf_response(request, pdf: bytes, filename: str) -> HttpResponse:
     """The PDF shown in the browser, ready to print (`inline`); with ?download=1 saved (`attachment`)."""
     response = HttpResponse(pdf, content_type="application/pdf")
     download = request.GET.get("download") in ("1", "on")
-    response["Content-Disposition"] = printing.content_disposition(filename, download=download)
+    response["Content-Disposition"] = content_disposition(filename, download=download)
     return response
 
 
@@ -113,12 +122,12 @@ class TableSheetsPdfView(RoundDocumentMixin, View):
 
     def get(self, request, tournament_pk: int, number: int):
         paper = request.GET.get("format", "a4").lower()
-        if paper not in printing.PAPER_SIZES:
+        if paper not in PAPER_SIZES:
             return HttpResponseBadRequest(_("Unknown paper format."))
         round_ = self.get_round()
-        pdf = printing.table_sheets_pdf(round_, paper=paper, request=request)
+        pdf = table_sheets_pdf(round_, paper=paper, request=request)
         kind = _("Table sheets round %(n)s (%(paper)s)") % {"n": round_.number, "paper": paper.upper()}
-        return pdf_response(request, pdf, printing.file_name(self.tournament, kind))
+        return pdf_response(request, pdf, file_name(self.tournament, kind))
 
 
 class SeatingPdfView(RoundDocumentMixin, View):
@@ -126,9 +135,9 @@ class SeatingPdfView(RoundDocumentMixin, View):
 
     def get(self, request, tournament_pk: int, number: int):
         round_ = self.get_round()
-        pdf = printing.seating_pdf(round_, request=request)
+        pdf = seating_pdf(round_, request=request)
         kind = _("Seating list round %(n)s") % {"n": round_.number}
-        return pdf_response(request, pdf, printing.file_name(self.tournament, kind))
+        return pdf_response(request, pdf, file_name(self.tournament, kind))
 
 
 class StandingsPdfView(TournamentOrganizerMixin, View):
@@ -139,14 +148,14 @@ class StandingsPdfView(TournamentOrganizerMixin, View):
             after = positive_int(request.GET.get("after"))
         except ValueError:
             return HttpResponseBadRequest(_("Give the round as a positive whole number."))
-        document, pdf = printing.standings_pdf(self.tournament, after_round=after, request=request)
+        document, pdf = standings_pdf(self.tournament, after_round=after, request=request)
         if document.final:
             kind = _("Final standings")
         elif document.after_round:
             kind = _("Standings after round %(n)s") % {"n": document.after_round}
         else:
             kind = _("Standings")
-        return pdf_response(request, pdf, printing.file_name(self.tournament, kind))
+        return pdf_response(request, pdf, file_name(self.tournament, kind))
 
 
 class CertificatesPdfView(TournamentOrganizerMixin, View):
@@ -164,19 +173,19 @@ class CertificatesPdfView(TournamentOrganizerMixin, View):
         except ValueError:
             return HttpResponseBadRequest(_("Give the places and players as whole numbers."))
         participation = request.GET.get("participation") in ("1", "on")
-        document = printing.certificates(
+        document = certificates(
             self.tournament, top=top, registration_ids=ids, participation=participation
         )
         if not document.certificates:
             messages.warning(request, _("No certificates to print: no closed round, or nobody selected."))
             return redirect("print:documents", self.tournament.pk)
-        pdf = printing.certificates_pdf(document, request=request)
+        pdf = certificates_pdf(document, request=request)
         kind = [_("Certificates")] + ([_("places 1 to %(n)s") % {"n": top}] if top else [])
         if participation:
             kind.append(_("with participation certificates"))
         if document.marker:
             kind.append(document.marker)
-        return pdf_response(request, pdf, printing.file_name(self.tournament, ", ".join(kind)))
+        return pdf_response(request, pdf, file_name(self.tournament, ", ".join(kind)))
 
 
 class StartCardsPdfView(TournamentOrganizerMixin, View):
@@ -186,25 +195,25 @@ class StartCardsPdfView(TournamentOrganizerMixin, View):
         if not self.tournament.seating_plan.get("rounds"):
             messages.warning(request, _("No start cards yet: plan all rounds first (Rounds page)."))
             return redirect("print:documents", self.tournament.pk)
-        pdf = printing.start_cards_pdf(self.tournament, request=request)
-        return pdf_response(request, pdf, printing.file_name(self.tournament, _("Start cards")))
+        pdf = start_cards_pdf(self.tournament, request=request)
+        return pdf_response(request, pdf, file_name(self.tournament, _("Start cards")))
 
 
 class CashReportPdfView(TournamentOrganizerMixin, View):
     """Expected against collected entry fees, by payment method, and who has not paid."""
 
     def get(self, request, tournament_pk: int):
-        pdf = printing.cash_report_pdf(self.tournament, request=request)
-        return pdf_response(request, pdf, printing.file_name(self.tournament, _("Cash report")))
+        pdf = cash_report_pdf(self.tournament, request=request)
+        return pdf_response(request, pdf, file_name(self.tournament, _("Cash report")))
 
 
 class CashRecordPdfView(TournamentOrganizerMixin, View):
     """The cash record the treasurer signs: float, payments, reduced fees, prizes handed over, the count."""
 
     def get(self, request, tournament_pk: int):
-        pdf = printing.cash_record_pdf(self.tournament, request=request)
+        pdf = cash_record_pdf(self.tournament, request=request)
         kind = f"{_('Cash record')} {self.tournament.date:%Y-%m-%d}"
-        return pdf_response(request, pdf, printing.file_name(self.tournament, kind))
+        return pdf_response(request, pdf, file_name(self.tournament, kind))
 
 
 class SeriesPdfMixin(TournamentOrganizerMixin):
@@ -220,9 +229,9 @@ class SeriesStandingsPdfView(SeriesPdfMixin, View):
         if data is None:
             messages.warning(request, _("This tournament is not part of a series."))
             return redirect("organizer:series", self.tournament.pk)
-        pdf = printing.series_standings_pdf(data, request=request)
-        kind = printing.season_title(data.series.name)
-        return pdf_response(request, pdf, printing.file_name(self.tournament, kind))
+        pdf = series_standings_pdf(data, request=request)
+        kind = season_title(data.series.name)
+        return pdf_response(request, pdf, file_name(self.tournament, kind))
 
 
 class SeriesCertificatesPdfView(SeriesPdfMixin, View):
@@ -237,13 +246,13 @@ class SeriesCertificatesPdfView(SeriesPdfMixin, View):
         if data is None:
             messages.warning(request, _("This tournament is not part of a series."))
             return redirect("organizer:series", self.tournament.pk)
-        prizes = printing.season_prizes(data, top=top)
+        prizes = season_prizes(data, top=top)
         if not prizes:
             messages.warning(request, _("No certificates to print: no closed round, or nobody selected."))
             return redirect("organizer:series", self.tournament.pk)
-        pdf = printing.prizes_pdf(self.tournament, prizes, request=request)
-        kind = printing.titled(_("Certificates"), printing.season_title(data.series.name))
-        return pdf_response(request, pdf, printing.file_name(self.tournament, kind))
+        pdf = prizes_pdf(self.tournament, prizes, request=request)
+        kind = titled(_("Certificates"), season_title(data.series.name))
+        return pdf_response(request, pdf, file_name(self.tournament, kind))
 
 
 class CategoryCertificatesPdfView(TournamentOrganizerMixin, View):
@@ -253,12 +262,12 @@ class CategoryCertificatesPdfView(TournamentOrganizerMixin, View):
         from tournament.standings.selectors import tournament_rankings
 
         _rounds, lines = standings(self.tournament)
-        prizes = printing.category_prizes(self.tournament, tournament_rankings(self.tournament, lines))
+        prizes = category_prizes(self.tournament, tournament_rankings(self.tournament, lines))
         if not prizes:
             messages.warning(request, _("No certificates to print: no closed round, or nobody selected."))
             return redirect("organizer:rankings", self.tournament.pk)
-        pdf = printing.prizes_pdf(self.tournament, prizes, request=request)
-        return pdf_response(request, pdf, printing.file_name(self.tournament, _("Category certificates")))
+        pdf = prizes_pdf(self.tournament, prizes, request=request)
+        return pdf_response(request, pdf, file_name(self.tournament, _("Category certificates")))
 
 
 class RankingsPdfView(TournamentOrganizerMixin, View):
@@ -269,5 +278,5 @@ class RankingsPdfView(TournamentOrganizerMixin, View):
 
         _rounds, lines = standings(self.tournament)
         rankings = tournament_rankings(self.tournament, lines)
-        pdf = printing.rankings_pdf(self.tournament, rankings, request=request)
-        return pdf_response(request, pdf, printing.file_name(self.tournament, _("Clubs, teams, categories")))
+        pdf = rankings_pdf(self.tournament, rankings, request=request)
+        return pdf_response(request, pdf, file_name(self.tournament, _("Clubs, teams, categories")))

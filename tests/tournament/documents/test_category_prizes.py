@@ -12,7 +12,8 @@ from pypdf import PdfReader
 
 from engine.rankings import Category
 from tests.factories import ClubFactory, PlayerFactory, SeriesFactory, TournamentFactory, played_evening
-from tournament.documents.printing import category_prizes, prize_title, season_prizes
+from tournament.documents.prizes import category_prizes, prize_title
+from tournament.documents.season import season_prizes
 from tournament.models import Player
 from tournament.series.selectors import series_standings
 from tournament.standings.selectors import standings, tournament_rankings

@@ -17,7 +17,7 @@ from pypdf import PdfReader
 
 from tests.factories import LONG_NAMES, ClubFactory, PlayerFactory, RegistrationFactory, play_round
 from tests.tournament.documents.pdfwords import Word, problems, words
-from tournament.documents import printing
+from tournament.documents import certificates, typography
 
 pytestmark = pytest.mark.django_db
 
@@ -97,27 +97,27 @@ def url(tournament, query=""):
 
 
 def test_top_n_get_place_certificates_all_others_participation(finished):
-    document = printing.certificates(finished, top=3, participation=True)
+    document = certificates.certificates(finished, top=3, participation=True)
     ranks = [cert.rank for cert in document.certificates]
     assert len(ranks) == len(PLAYERS) and ranks == sorted(ranks)
     assert [cert.participation for cert in document.certificates] == [rank > 3 for rank in ranks]
     assert all(cert.medal == ("", "gold", "silver", "bronze")[cert.rank] for cert in document.certificates
                if cert.rank <= 3)
     assert all(cert.medal == "" for cert in document.certificates if cert.participation)
-    only_top = printing.certificates(finished, top=3)
+    only_top = certificates.certificates(finished, top=3)
     assert [cert.rank for cert in only_top.certificates] == [rank for rank in ranks if rank <= 3]
     assert not any(cert.participation for cert in only_top.certificates)
-    everybody = printing.certificates(finished, participation=True)
+    everybody = certificates.certificates(finished, participation=True)
     assert all(cert.participation for cert in everybody.certificates)
 
 
 def test_final_only_when_all_rounds_are_closed(provisional, organizer):
-    document = printing.certificates(provisional)
+    document = certificates.certificates(provisional)
     assert not document.final and document.after_round == 1
     with translation.override("de"):
         assert document.marker == "vorläufig – nach Runde 1"  # noqa: RUF001
     play_round(provisional, organizer, seed=2, points=(0, 7, 12, 25))
-    document = printing.certificates(provisional)
+    document = certificates.certificates(provisional)
     assert document.final and document.marker == ""
 
 
@@ -131,7 +131,7 @@ def test_final_only_when_all_rounds_are_closed(provisional, organizer):
 )
 def test_ordinals(language, expected):
     with translation.override(language):
-        assert {rank: printing.ordinal(rank) for rank in expected} == expected
+        assert {rank: typography.ordinal(rank) for rank in expected} == expected
 
 
 # --- what the certificates say ------------------------------------------------------------------------
@@ -141,7 +141,7 @@ def test_place_certificate_sentence_venue_date_and_signatures(organizer_client, 
     response = get_pdf(organizer_client, url(finished, "?top=3"))
     name = f"{EVENT} - Urkunden, Plaetze 1 bis 3.pdf"
     assert response["Content-Disposition"].startswith(f'inline; filename="{name}";')
-    document = printing.certificates(finished, top=3)
+    document = certificates.certificates(finished, top=3)
     _pages, found = words(response.content, tmp_path)
     pages = by_page(found)
     assert len(pages) == len(document.certificates)
@@ -158,7 +158,7 @@ def test_place_certificate_sentence_venue_date_and_signatures(organizer_client, 
 
 def test_participation_certificates_after_the_top_n(organizer_client, finished, tmp_path):
     pdf = get_pdf(organizer_client, url(finished, "?top=3&participation=1")).content
-    document = printing.certificates(finished, top=3, participation=True)
+    document = certificates.certificates(finished, top=3, participation=True)
     _pages, found = words(pdf, tmp_path)
     pages = by_page(found)
     assert len(pages) == len(PLAYERS)
@@ -176,11 +176,11 @@ def test_participation_certificates_after_the_top_n(organizer_client, finished, 
 
 def test_english_certificates(organizer_client, finished, tmp_path):
     pdf = get_pdf(organizer_client, url(finished, "?top=1&participation=1"), language="en").content
-    document = printing.certificates(finished, top=1, participation=True)
+    document = certificates.certificates(finished, top=1, participation=True)
     _pages, found = words(pdf, tmp_path)
     for cert, page_words in zip(document.certificates, by_page(found).values(), strict=True):
         text = text_of(page_words)
-        place = printing.ordinal(cert.rank)
+        place = typography.ordinal(cert.rank)
         if cert.participation:
             assert text.startswith("Certificate of Participation ")
             assert f"took part in “{EVENT}” on Nov. 29, 2026" in text
@@ -241,7 +241,7 @@ def test_fixed_parts_at_the_same_height_with_and_without_club(
 ):
     pdf = get_pdf(organizer_client, url(finished, query)).content
     assert problems(pdf, tmp_path) == []
-    document = printing.certificates(finished, **options)
+    document = certificates.certificates(finished, **options)
     _pages, found = words(pdf, tmp_path)
     heights = defaultdict(set)
     clubs = set()
@@ -257,7 +257,7 @@ def test_fixed_parts_at_the_same_height_with_and_without_club(
 
 
 def test_long_name_and_club_are_printed_whole_above_the_sentence(organizer_client, finished, tmp_path):
-    document = printing.certificates(finished)
+    document = certificates.certificates(finished)
     index = next(
         i for i, cert in enumerate(document.certificates) if cert.line.player.first_name == LONG_NAME[0]
     )

@@ -19,7 +19,7 @@ from tests.factories import (
     seated_round,
 )
 from tests.tournament.documents.pdfwords import problems, words
-from tournament.documents import printing
+from tournament.documents import season, standings
 from tournament.rounds.services import seating_plan_create
 from tournament.series.selectors import series_standings_of
 from tournament.series.services import series_create
@@ -229,7 +229,7 @@ def finished_evening(organizer, *, players: int, rounds: int):
 def test_no_standings_row_is_left_alone_and_the_prize_list_stays_whole(organizer, tmp_path, players, rounds):
     tournament = finished_evening(organizer, players=players, rounds=rounds)
     with translation.override("de"):
-        _document, pdf = printing.standings_pdf(tournament)
+        _document, pdf = standings.standings_pdf(tournament)
     _pages, found = words(pdf, tmp_path)
     row_page = {}  # each player's row: the first page the surname is printed on (later: categories, chart)
     for word in found:
@@ -252,7 +252,7 @@ def test_the_season_standings_name_their_kind_once(organizer, tmp_path, series_n
     tournament = finished_evening(organizer, players=8, rounds=1)
     series_create(tournament=tournament, user=organizer, name=series_name)
     with translation.override("de"):
-        pdf = printing.series_standings_pdf(series_standings_of(tournament))
+        pdf = season.series_standings_pdf(series_standings_of(tournament))
     assert PdfReader(io.BytesIO(pdf)).metadata.title == title
     _pages, found = words(pdf, tmp_path)
     heading = [w.text for w in found if w.page == 0 and w.y1 < found[0].y1 + 2]  # the first line

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from tests.tournament.urlmap import CONTENT_TYPES, POST_ONLY, audience, named_urls
-from tournament.documents import printing
+from tournament.documents import typography
 
 pytestmark = pytest.mark.one_database  # headers and markup; test_smoke lays out every document
 
@@ -100,12 +100,12 @@ def test_options_name_the_certificates_and_the_paper(world, organizer_client):
         ('Demo: "Abend" <1>? *|', "Kassenbericht", "Demo Abend 1 – Kassenbericht.pdf"),  # noqa: RUF001
         ("Zeilen\num\tbruch", "Tischzettel", "Zeilen um bruch – Tischzettel.pdf"),  # noqa: RUF001
         ("", "Rangliste", "Rangliste.pdf"),
-        ("x" * 200, "Rangliste", "x" * printing.FILE_NAME_LENGTH + ".pdf"),
+        ("x" * 200, "Rangliste", "x" * typography.FILE_NAME_LENGTH + ".pdf"),
     ],
 )
 def test_file_names_are_safe_in_every_file_system(tournament, name, kind, expected):
     tournament.name = name
-    assert printing.file_name(tournament, kind) == expected
+    assert typography.file_name(tournament, kind) == expected
 
 
 @pytest.mark.parametrize(
@@ -124,8 +124,8 @@ def test_file_names_are_safe_in_every_file_system(tournament, name, kind, expect
     ],
 )
 def test_content_disposition_spells_the_name_in_ascii_and_keeps_it_in_filename_star(name, header):
-    assert printing.content_disposition(name) == header
-    assert printing.content_disposition(name, download=True) == header.replace("inline", "attachment", 1)
+    assert typography.content_disposition(name) == header
+    assert typography.content_disposition(name, download=True) == header.replace("inline", "attachment", 1)
 
 
 PDF_LINK = re.compile(r'<a\s[^>]*href="(/print/[^"]*\.pdf[^"]*)"[^>]*>')

@@ -7,7 +7,8 @@ import pytest
 
 from tests.factories import LONG_CLUBS
 from tests.tournament.documents.pdfwords import _made_of, problems
-from tournament.documents.printing import Prize, html_to_pdf, prizes_pdf
+from tournament.documents.prizes import Prize, prizes_pdf
+from tournament.documents.typography import html_to_pdf
 
 pytestmark = pytest.mark.one_database  # the geometry of rendered pages
 

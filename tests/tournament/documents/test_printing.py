@@ -23,7 +23,7 @@ from tests.factories import (
     UserFactory,
 )
 from tests.tournament.documents.pdfwords import words
-from tournament.documents import printing
+from tournament.documents import certificates, standings, table_sheets, typography
 from tournament.models import AuditEntry, Round, Submission, SubmissionEntry, Table
 
 pytestmark = pytest.mark.django_db
@@ -152,19 +152,19 @@ def test_oldest_deals_and_youngest_starts_where_birth_data_decides(tournament, s
         for i, born in enumerate(births)
     ]
     round_ = seat_round(tournament, regs[:3])  # one table, all birth dates known
-    pdf = printing.table_sheets_pdf(round_)
+    pdf = table_sheets.table_sheets_pdf(round_)
     assert role_holders(pdf, tmp_path) == {"deals": "P1", "starts": "P2"}
     assert "the table decides" not in flat(pdf_pages(pdf)[0])
 
     round_2 = seat_round(tournament, [regs[0], regs[1], regs[3]], number=2)  # one birth unknown
-    pdf = printing.table_sheets_pdf(round_2)
+    pdf = table_sheets.table_sheets_pdf(round_2)
     assert role_holders(pdf, tmp_path) == {}
     assert "the table decides" in flat(pdf_pages(pdf)[0])
 
 
 def test_table_sheet_reminds_of_the_rules(tournament, seated, settings):
     settings.LANGUAGE_CODE = "en"
-    text = flat(pdf_pages(printing.table_sheets_pdf(seated))[0])
+    text = flat(pdf_pages(table_sheets.table_sheets_pdf(seated))[0])
     assert "not stacked" in text
     assert "UNO!" in text and "2 penalty cards" in text
     assert "number card" in text
@@ -209,7 +209,7 @@ def test_standings_header_repeats_and_pages_are_numbered(tournament, settings):
     regs = [RegistrationFactory(tournament=tournament, start_number=i + 1) for i in range(60)]
     round_ = seat_round(tournament, regs)
     close_with_scores(round_, {reg.pk: i for i, reg in enumerate(regs)})
-    document, pdf = printing.standings_pdf(tournament)
+    document, pdf = standings.standings_pdf(tournament)
     pages = pdf_pages(pdf)
     assert len(pages) >= 2
     *table_pages, chart_page = pages  # the chart has the last page to itself
@@ -233,7 +233,7 @@ def test_final_standings_after_the_last_round(tournament, players, settings):
     tournament.save()
     round_ = seat_round(tournament, players)
     close_with_scores(round_, {reg.pk: i for i, reg in enumerate(players)})
-    document, pdf = printing.standings_pdf(tournament)
+    document, pdf = standings.standings_pdf(tournament)
     assert document.final
     assert re.search(r"Standings \W final", flat(pdf_pages(pdf)[0]))
 
@@ -272,12 +272,12 @@ def test_certificates_for_a_selection(organizer_client, tournament, closed, play
 
 def test_certificates_show_place_points_and_name(tournament, closed, settings):
     settings.LANGUAGE_CODE = "en"
-    document = printing.certificates(tournament)
-    pages = pdf_pages(printing.certificates_pdf(document))
+    document = certificates.certificates(tournament)
+    pages = pdf_pages(certificates.certificates_pdf(document))
     for cert, page in zip(document.certificates, pages, strict=True):
         text = flat(page)
         assert cert.line.player.name in text
-        assert f"took {printing.ordinal(cert.rank)} place at" in text
+        assert f"took {typography.ordinal(cert.rank)} place at" in text
         assert f"with {cert.line.row.total} minus points" in text
 
 
@@ -348,7 +348,7 @@ def test_no_network_connection_while_rendering_any_document(
     monkeypatch.setattr(socket.socket, "connect", refuse)
     monkeypatch.setattr(socket.socket, "connect_ex", refuse)
     served, refused = [], []
-    original = printing.LocalFileFetcher
+    original = typography.LocalFileFetcher
 
     class Recording(original):
         def __init__(self, roots):
@@ -431,10 +431,10 @@ def test_print_buttons_partial(tournament, seated):
 
 def test_file_names_carry_tournament_and_document(tournament):
     tournament.name = "Leonharder UNO-Turnier 2026"
-    name = printing.file_name(tournament, "Tischzettel Runde 3 (A4)")
+    name = typography.file_name(tournament, "Tischzettel Runde 3 (A4)")
     assert name == "Leonharder UNO-Turnier 2026 – Tischzettel Runde 3 (A4).pdf"  # noqa: RUF001
     other = TournamentFactory(name="")
-    assert printing.file_name(other, "Rangliste") == "Rangliste.pdf"
+    assert typography.file_name(other, "Rangliste") == "Rangliste.pdf"
 
 
 @pytest.mark.parametrize(
@@ -448,7 +448,7 @@ def test_file_names_carry_tournament_and_document(tournament):
 )
 def test_points_line_follows_the_number(value, minus, language, expected):
     with translation.override(language):
-        assert printing._points_text(value, minus=minus) == expected
+        assert typography.points_text(value, minus=minus) == expected
 
 
 def test_the_print_page_lists_every_document_the_app_makes(world, organizer_client):

@@ -272,7 +272,7 @@ def test_evening_rankings_exports_and_pdf(organizer_client, season):
 
 
 def test_category_certificate_shows_the_place_in_the_category(organizer_client, season):
-    from tournament.documents.printing import category_prizes
+    from tournament.documents.prizes import category_prizes
     from tournament.standings.selectors import standings, tournament_rankings
 
     *_, second = season

@@ -17,7 +17,7 @@ from tournament.cashdesk.services import (
     prize_hand_over,
     prize_hand_over_undo,
 )
-from tournament.documents.printing import content_disposition, file_name
+from tournament.documents.typography import content_disposition, file_name
 from tournament.models import Registration
 
 from .base import OrganizerAction, OrganizerPage, error_text
