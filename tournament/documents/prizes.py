@@ -15,6 +15,7 @@ from engine.scoring import ScoringFormat
 from tournament.documents.typography import (
     CERTIFICATE_CLUB_STEPS,
     CERTIFICATE_NAME_STEPS,
+    document_date,
     html_to_pdf,
     logo_uri,
     points_text,
@@ -71,7 +72,7 @@ def category_prizes(tournament: Tournament, rankings) -> list[Prize]:
     """The best of every category of one evening (`TournamentRankings`): the place printed is the one
     within the category."""
     minus = tournament.scoring == ScoringFormat.MINUS_POINTS
-    when = f"{tournament.date:%d.%m.%Y}"
+    when = document_date(tournament.date, short=True)
     return [
         Prize(prize_title(category, line.player.gender), tournament.name, when, line.player.name,
               line.player.club_name, rank, points_text(line.row.total, minus=minus))

@@ -8,7 +8,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from tournament.documents.prizes import Prize, prize_title
-from tournament.documents.typography import html_to_pdf, points_text, titled
+from tournament.documents.typography import document_date, html_to_pdf, points_text, titled
 
 
 def series_standings_pdf(data, *, request: HttpRequest | None = None) -> bytes:
@@ -48,7 +48,8 @@ def season_prizes(data, *, top: int = 3) -> list[Prize]:
     minus = season_rule(data.series).points.lower_is_better
     when = ""
     if data.evenings:
-        when = f"{data.evenings[0].date:%d.%m.%Y} – {data.evenings[-1].date:%d.%m.%Y}"  # noqa: RUF001
+        first, last = data.evenings[0].date, data.evenings[-1].date
+        when = f"{document_date(first, short=True)} – {document_date(last, short=True)}"  # noqa: RUF001
     title = _("Season ranking")
     prizes = [
         Prize(title, data.series.name, when, line.player.name, line.player.club_name, line.row.rank,

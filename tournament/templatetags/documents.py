@@ -12,6 +12,8 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
+from tournament.documents import typography
+
 register = template.Library()
 
 
@@ -30,3 +32,10 @@ def pdf_link(label, view_name: str, *args, css: str = "button", **query) -> str:
         _with_query(url, {**query, "download": 1}),
         _("Download: %(document)s") % {"document": label}, _("Download"),
     )
+
+
+@register.filter
+def document_date(value, style: str = "") -> str:
+    """`{{ tournament.date|document_date }}`, or `|document_date:"short"`: a printed document's date the
+    way the active language writes it (`documents.typography.document_date`)."""
+    return typography.document_date(value, short=style == "short") if value else ""
