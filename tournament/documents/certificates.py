@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from engine.scoring import ScoringFormat
 from tournament.documents.typography import (
     CERTIFICATE_CLUB_STEPS,
+    CERTIFICATE_EVENT_STEPS,
     CERTIFICATE_NAME_STEPS,
     document_date,
     html_to_pdf,
@@ -86,7 +87,7 @@ class CertificateSet:
 
     @property
     def event_size(self) -> str:
-        return text_size(self.tournament.name, (50, 80, 110))
+        return text_size(self.tournament.name, CERTIFICATE_EVENT_STEPS)
 
 
 

@@ -15,6 +15,7 @@ from engine.scoring import ScoringFormat
 from tournament.documents.typography import (
     CERTIFICATE_CLUB_STEPS,
     CERTIFICATE_NAME_STEPS,
+    PRIZE_EVENT_STEPS,
     document_date,
     html_to_pdf,
     logo_uri,
@@ -49,7 +50,7 @@ class Prize:
 
     @property
     def event_size(self) -> str:
-        return text_size(self.event, (40, 60, 90))
+        return text_size(self.event, PRIZE_EVENT_STEPS)
 
 
 

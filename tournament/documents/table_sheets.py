@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from engine.cards import get_deck
 from engine.roles import table_roles
 from engine.scoring import ScoringFormat
-from tournament.documents.typography import html_to_pdf, points_label, text_size
+from tournament.documents.typography import SHEET_NAME_STEPS, html_to_pdf, points_label, text_size
 from tournament.models import Round, Tournament
 from tournament.qr import absolute_url
 from tournament.rounds.selectors import round_tables
@@ -35,7 +35,7 @@ class SheetSeat:
     def name_size(self) -> str:
         """Long names get a smaller type, so that a row keeps its height and the sheet its page; the
         sheet clamps what still does not fit in two lines."""
-        return text_size(self.name, (26, 34, 42))
+        return text_size(self.name, SHEET_NAME_STEPS)
 
 
 @dataclass

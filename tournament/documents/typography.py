@@ -108,9 +108,12 @@ def document_date(value: date, *, short: bool = False) -> str:
     return formats.date_format(value, "SHORT_DATE_FORMAT" if short else "DATE_FORMAT")
 
 
-# Lengths (characters) from which a certificate sets a name or a club in the next smaller type.
+# Lengths (characters) from which a document sets a text in the next smaller type (`text_size`).
 CERTIFICATE_NAME_STEPS = (24, 36, 56)
 CERTIFICATE_CLUB_STEPS = (60, 90, 120)
+CERTIFICATE_EVENT_STEPS = (50, 80, 110)  # the evening's name on its certificates
+PRIZE_EVENT_STEPS = (40, 60, 90)  # a season's or an evening's name on a prize certificate
+SHEET_NAME_STEPS = (26, 34, 42)  # a player's name on a table sheet
 
 
 def text_size(text: str, limits: tuple[int, int, int]) -> str:
