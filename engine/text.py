@@ -71,12 +71,17 @@ _DIGRAPHS = (("ae", "a"), ("oe", "o"), ("ue", "u"))
 def fold(text: str) -> str:
     """A name as a search compares it: case, accents and German spellings folded the same way for
     what is stored and what is typed ("Müller", "mueller", "MULLER" and "Muller" all fold to
-    "muller"; "Strauß" and "Strauss" to "strauss"), spaces collapsed."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    for digraph, letter in _DIGRAPHS:
-        plain = plain.replace(digraph, letter)
-    return " ".join(plain.split())
+    "muller"; "Strauß" and "Strauss" to "strauss"), spaces collapsed. The steps repeat until nothing
+    changes, so a folded text folds to itself ("aee" → "ae" → "a"; "℡" → "TEL" → "tel")."""
+    while True:
+        decomposed = unicodedata.normalize("NFKD", text.casefold())
+        plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+        for digraph, letter in _DIGRAPHS:
+            plain = plain.replace(digraph, letter)
+        plain = " ".join(plain.split())
+        if plain == text:
+            return plain
+        text = plain
 
 
 def matches(query: str, *texts: str) -> bool:

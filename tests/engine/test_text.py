@@ -83,6 +83,11 @@ def test_every_word_must_match_somewhere():
     assert not matches("anna nord", "Anna Alt", "UNO Süd")
 
 
+@pytest.mark.parametrize("text", ["aee", "uee", "\u2121", "Ｍüｌｌｅｒ", "oeoe  e"])
+def test_a_folded_text_folds_to_itself(text):
+    assert fold(fold(text)) == fold(text)
+
+
 @given(st.text(max_size=20))
 def test_fold_is_idempotent(text):
     assert fold(fold(text)) == fold(text)
