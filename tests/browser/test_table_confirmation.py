@@ -96,7 +96,7 @@ def test_an_evening_confirmed_at_the_tables(live_server, browser):
                               reason="Cards of seat 3 were G5 only")
                 expect(phone.locator(".check-disputed")).to_contain_text("Cards of seat 3 were G5 only")
                 phone.screenshot(path=str(SHOTS / "4-disputed.png"), full_page=True)
-                # The organizer sees the dispute on top (the status polls every 3 s) and resolves it.
+                # The organizer's round page brings the dispute to the top by itself; they resolve it.
                 card = page.locator("#needs-you #table-2")
                 expect(card.locator(".table-disputed")).to_contain_text("Cards of seat 3 were G5 only")
                 page.screenshot(path=str(SHOTS / "5-organizer-dispute.png"))

@@ -37,14 +37,16 @@ def test_after_round_1_play_repeats_with_the_default_turnaround_and_closing():
 def test_observed_turnaround_and_closing_replace_the_defaults():
     rounds = [done(1, 0, [30, 40], closed=44), done(2, 48, [80, 88], closed=92),
               RoundTimes(number=3, tables=2, published_at=at(96), reports=(at(120),))]
-    # play: median(40, 40) = 40; turnaround: lower median(8, 8) = 8; closing: lower median(4, 4) = 4.
-    # Round 3 ends at 96 + 40 = 136 (later than its one report); rounds 4-6: 3 x (8 + 40); close + 4.
+    # What was seen replaces the defaults: the play time, the turnaround and the time to close of the
+    # finished rounds. The running round ends one play time after it was published (its one report
+    # came earlier), then each remaining round takes a turnaround and a play time, then the close.
     assert estimate_end(rounds, planned_rounds=6, now=at(121)) == at(136 + 3 * 48 + 4)
 
 
 def test_one_long_break_is_not_expected_again():
     rounds = [done(1, 0, [40], closed=42), done(2, 50, [90], closed=92), done(3, 130, [170], closed=172)]
-    # turnarounds 10 and 40 (a dinner): the lower median is 10.
+    # A dinner break between two rounds is one turnaround far above the others: the lower median keeps
+    # it from being expected again.
     end = estimate_end(rounds, planned_rounds=4, now=at(172))
     assert end == at(170 + 10 + 40 + 2)
 

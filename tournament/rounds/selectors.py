@@ -261,6 +261,9 @@ class Evening:
     finished: bool  # the standings say no further round is played (rounds or threshold reached)
     over: bool  # finished and its last round closed (`standings.selectors.evening_over`)
     unconfirmed: int = 0  # tables of the current round without a counting result
+    # The standings the answers above were read from (closed rounds), for a page that shows them too.
+    played: list[int] = field(default_factory=list)
+    lines: list = field(default_factory=list)
 
     @property
     def current(self) -> Round | None:
@@ -316,6 +319,7 @@ def evening(tournament: Tournament) -> Evening:
         ).count(),
         finished=finished,
         over=bool(rounds) and evening_over(tournament, played, lines, last_round=current),
+        played=played, lines=lines,
         unconfirmed=unconfirmed,
     )
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 from tournament.cashdesk.selectors import cash_report
 from tournament.prizes.selectors import has_prizes, prize_list
 from tournament.rounds.selectors import evening
-from tournament.standings.selectors import evening_categories, standings, standings_hidden
+from tournament.standings.selectors import evening_categories, standings_hidden
 
 from .base import OrganizerPage
 
@@ -24,7 +24,7 @@ class FinishView(OrganizerPage):
         context = super().get_context_data(**kwargs)
         tournament = self.tournament
         state = evening(tournament)
-        rounds, lines = standings(tournament)
+        rounds, lines = state.played, state.lines
         context.update(
             evening=state,
             rounds=rounds,

@@ -69,7 +69,7 @@ class TournamentOverviewView(OrganizerPage):
             evening=state,
             rounds=state.rounds,
             table_counts=table_counts(current) if current is not None else None,
-            categories=evening_categories(self.tournament) if state.over else [],
+            categories=evening_categories(self.tournament, state.lines) if state.over else [],
             expected_end=None if state.over else expected_end(self.tournament, rounds=state.rounds),
         )
         return context
