@@ -114,18 +114,11 @@ FORMS = [
 
 def cases():
     for spec in FORMS:
-        for field in spec.text:
-            for label, value in TEXT.items():
-                yield pytest.param(spec, field, value, id=f"{spec.name}.{field}: {label}")
-        for field in spec.numbers:
-            for label, value in NUMBER.items():
-                yield pytest.param(spec, field, value, id=f"{spec.name}.{field}: {label}")
-        for field in spec.datetimes:
-            for label, value in DATETIME.items():
-                yield pytest.param(spec, field, value, id=f"{spec.name}.{field}: {label}")
-        for field in spec.records:
-            for label, value in RECORD.items():
-                yield pytest.param(spec, field, value, id=f"{spec.name}.{field}: {label}")
+        for fields, values in ((spec.text, TEXT), (spec.numbers, NUMBER), (spec.datetimes, DATETIME),
+                               (spec.records, RECORD)):
+            for field in fields:
+                for label, value in values.items():
+                    yield pytest.param(spec, field, value, id=f"{spec.name}.{field}: {label}")
 
 
 @pytest.fixture

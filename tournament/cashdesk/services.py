@@ -45,6 +45,16 @@ def _payment(
     return payment
 
 
+def _pay_if_paid(
+    registration: Registration, *, user, amount_cents: int | None, method: str, reason: str
+) -> None:
+    """The payment of somebody admitted at the door; None: they have not paid (yet)."""
+    if amount_cents is not None:
+        _payment(
+            registration=registration, user=user, amount_cents=amount_cents, method=method, reason=reason
+        )
+
+
 @transaction.atomic
 def payment_record(
     *, registration: Registration, user, amount_cents: int, method: str, reason: str = ""
@@ -94,10 +104,7 @@ def signup_check_in(
         tournament=tournament, user=user, action=AuditAction.SIGNUP_CHECK_IN,
         after={"name": signup.name, "start_number": registration.start_number},
     )
-    if amount_cents is not None:
-        _payment(
-            registration=registration, user=user, amount_cents=amount_cents, method=method, reason=reason
-        )
+    _pay_if_paid(registration, user=user, amount_cents=amount_cents, method=method, reason=reason)
     return registration
 
 
@@ -124,10 +131,7 @@ def _walked_in(
         tournament=registration.tournament, user=user, action=AuditAction.WALK_IN,
         after={"name": registration.player.name, "start_number": registration.start_number},
     )
-    if amount_cents is not None:
-        _payment(
-            registration=registration, user=user, amount_cents=amount_cents, method=method, reason=reason
-        )
+    _pay_if_paid(registration, user=user, amount_cents=amount_cents, method=method, reason=reason)
     return registration
 
 
@@ -141,10 +145,7 @@ def registration_admit(
     registration = Registration.objects.select_related("player", "tournament").get(pk=registration.pk)
     if registration.status != Registration.Status.CHECKED_IN:
         registration = registration_check_in(registration=registration, user=user)
-    if amount_cents is not None:
-        _payment(
-            registration=registration, user=user, amount_cents=amount_cents, method=method, reason=reason
-        )
+    _pay_if_paid(registration, user=user, amount_cents=amount_cents, method=method, reason=reason)
     return registration
 
 
