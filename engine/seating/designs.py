@@ -74,7 +74,8 @@ def _resolvable_transversal(k: int, q: int) -> list[list[list[int]]] | None:
     with g_i the field elements 0..k-1.  Two players (i, x), (j, y) meet where a = (x - y) / (g_i - g_j),
     which is one round.  When k = q the groups themselves are one round more: the affine plane AG(2, q),
     in which everybody meets everybody.  None when q is not a prime power or smaller than k.  Built
-    once per process (the field GF(32) alone takes some 50 ms); the rounds must not be changed."""
+    once per process (a pure function of its arguments; building a large field takes a while); the
+    rounds must not be changed."""
     mul = _galois_field(q) if q >= k else None
     if mul is None:
         return None

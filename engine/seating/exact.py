@@ -38,12 +38,9 @@ from engine.seating.costs import _fill
 
 _PATTERNS = 150  # role patterns tried at most
 _CLIMB = 7  # hill-climbing steps of a role pattern, per round and player
-# The work is counted in splits looked at by the table search, about 0.1 microseconds each here; a
-# step of a role pattern's climb (about 8 microseconds) and a split built (about 5) count as the
-# splits looked at in that time, so the budget bounds the time whatever the field.  For 14 players
-# over 10 rounds 120 of 120 seeds found a plan (0.33 s at the median, 2.6 s at most; with 10 climbing
-# steps and this budget 119, with 5 steps 118, with 3 steps 106).  Where no plan is found the whole
-# budget takes 1 to 3 s (13 players over 10 rounds at 4+3+3+3: 1.9 s; 17 at 6+6+5: 2.7 s).
+# The work is counted in splits looked at by the table search; a step of a role pattern's climb and a
+# split built count as the splits looked at in the same time, so the budget bounds the time whatever
+# the field.  How the steps and budgets were chosen: docs/performance.md, "Seating constants".
 _WORK_PER_PATTERN = 500_000  # for one pattern before the next is tried
 _WORK = 20_000_000  # for all patterns together
 _STEP_WORK = 80

@@ -15,16 +15,15 @@ from operator import add, sub
 from engine.seating.costs import _CLUB, _DOWN, _STICK, _TEAM, _UP, _fill, _pair_cost
 from engine.seating.state import _Context
 
-# a move (with its bookkeeping) costs about as much time as this many evaluations (measured: a swap 40 to
-# 70 us, an evaluation about 0.2 us)
+# a move (with its bookkeeping) costs about as much time as this many evaluations of a candidate, so the
+# budget, counted in evaluations, bounds the time
 _MOVE_COST = 200
 _MAX_TABLES = 40  # tables looked at per move in big rounds
 _SAMPLE = 32  # conflicting players looked at per move (fewer in big rounds)
 _STALL = 20  # iterations per player without improvement before a restart from the best with a kick
 # tabu tenure in iterations, plus a random part as large, the same in every field: the sampled
-# conflicts already vary the moves, and a tenure growing with the field (it was 3 + n // 10) kept good
-# moves tabu in medium fields (74 players at tables of 6 and 7 over 9 rounds: 35 to 42 repeats, now
-# 22 to 28)
+# conflicts already vary the moves, and a tenure growing with the field keeps good moves tabu in medium
+# fields (docs/performance.md, "Seating constants")
 _TENURE = 2
 _NONE = 1 << 62  # the best cost change before any candidate
 _CLUB_KIND, _TEAM_KIND, _ANCHOR_KIND = range(3)  # the groupings that cost (see _Search._build_groups)
