@@ -143,12 +143,6 @@ def blocked_exists(request: HttpRequest, *, now: dt.datetime | None = None) -> E
         key=stored_key(_key(request)), window_ends__gt=now or timezone.now(), count__gte=failures_allowed()
     ))
 
-
-def is_blocked(request: HttpRequest, *, now: dt.datetime | None = None) -> bool:
-    """True once this address asked for too many unknown links within the window."""
-    return blocked_window(request, now=now) is not None
-
-
 def record_wrong_token(request: HttpRequest, *, now: dt.datetime | None = None) -> int:
     """Count one unknown link for this address; returns the count in the current window."""
     if now is None and secrets.randbelow(50) == 0:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from django.db.models import Q, QuerySet
 
-from engine.numbers import parse_natural
-from engine.text import search_words
 from tournament.models import Club, Player, Registration, Tournament
 
 
@@ -42,23 +40,6 @@ def known_players(tournament: Tournament, user) -> list:
         .distinct()
         .order_by("club__name", "last_name", "first_name")
     )
-
-
-def checkin_matches(tournament: Tournament, query: str) -> QuerySet[Registration]:
-    """Players not withdrawn whose start number is the query, or whose name or club has every word."""
-    regs = registrations(tournament).exclude(status=Registration.Status.WITHDRAWN)
-    words = search_words(query)
-    start_number = parse_natural(words[0]) if len(words) == 1 else None
-    if start_number is not None:
-        return regs.filter(start_number=start_number)
-    for word in words:
-        regs = regs.filter(
-            Q(player__first_name__icontains=word)
-            | Q(player__last_name__icontains=word)
-            | Q(player__club__name__icontains=word)
-        )
-    return regs
-
 
 def registered_keys(tournament: Tournament) -> set[tuple[str, str, str]]:
     """(first name, last name, club), case-folded, of everyone registered: an import skips them."""

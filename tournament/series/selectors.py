@@ -70,11 +70,6 @@ class SeasonLine:
         for every line of the organizer's page and the exports."""
         pks = [evening.pk for evening in self.season]
         return tuple(zip(self.season, season_evenings(self.row, pks, self.results), strict=True))
-
-    @property
-    def evening_cells(self):
-        return self.row.points
-
     @property
     def gap_figure(self) -> str:
         """The gap to the line above as a table cell shows it: the points behind ("0" when level), or the
@@ -143,11 +138,6 @@ class SeriesStandings:
     @property
     def shows_deduction(self) -> bool:
         return bool(self.rule.miss_deduction)
-
-    @property
-    def evening_numbers(self) -> list[int]:
-        return [evening.pk for evening in self.evenings]
-
     @property
     def running_pks(self) -> set[int]:
         return {evening.pk for evening in self.running}

@@ -45,17 +45,6 @@ def category_labels(categories) -> str:
     them)."""
     return category_names(categories)
 
-
-@register.filter
-def category_prize(category) -> str:
-    """A category certificate's title: 'Beste Dame', 'Bester Jugendlicher', …"""
-    from django.utils.translation import gettext
-
-    from engine.rankings import CATEGORY_PRIZES, Category
-
-    return gettext(CATEGORY_PRIZES[Category(category)])
-
-
 @register.filter
 def head(rows, count):
     """The first `count` rows, all of them without a count: `{% for row in rows|head:lines %}`."""
