@@ -309,19 +309,19 @@ CASES = [
         "player add: unknown player id",
         t("players/add/"),
         lambda w: {"known_player": "999999"},
-        shows="0 players added",
+        shows="Select a valid choice",
     ),
     Case(
         "player add: another tournament's player",
         t("players/add/"),
         lambda w: {"known_player": str(w.foreign_registration.player_id)},
-        shows="0 players added",
+        shows="Select a valid choice",
     ),
     Case(
         "player add: player id is text",
         t("players/add/"),
         lambda w: {"known_player": SQL},
-        shows="0 players added",
+        shows="Select a valid choice",
     ),
     Case(
         "player edit: empty last name",

@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournament.fields import DateField, NumberField, RecordChoiceField, TextField
+from tournament.fields import DateField, NumberField, RecordChoiceField, RecordsChoiceField, TextField
 from tournament.models import Player
 from tournament.uploads import LimitedUploadForm
 
@@ -85,6 +85,37 @@ class PlayerForm(forms.Form):
             "birth_date": data["birth_date"],
             "birth_year": data["birth_year"],
         }
+
+
+class PlayerAddForm(PlayerForm):
+    """A player typed in on the players page; `check_in` stays ticked for the next one typed at the door."""
+
+    check_in = forms.BooleanField(label=_("checked in"), required=False)
+
+
+class KnownPlayersForm(forms.Form):
+    """Players kept from the organizer's earlier evenings, added by their records (never by name): the
+    ones chosen (`known_player`) or every one of a club (`known_club`). Only players offered to this
+    organizer can be chosen: `known` is what the page offered."""
+
+    known_player = RecordsChoiceField(queryset=Player.objects.none(), required=False)
+    known_club = TextField(max_length=120, required=False)
+
+    def __init__(self, *args: Any, known: list[Player], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.known = known
+        self.fields["known_player"].queryset = Player.objects.filter(pk__in=[p.pk for p in known])
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        chosen = list(data.get("known_player") or [])
+        club = data.get("known_club")
+        if club:
+            chosen += [p for p in self.known if p.club_name == club and p not in chosen]
+        if not chosen and not self.errors:
+            raise forms.ValidationError(_("Choose a player or a club offered here."), code="nobody_chosen")
+        data["players"] = sorted(chosen, key=lambda p: (p.club_name, p.last_name, p.first_name))
+        return data
 
 
 class PlayerEditForm(PlayerForm):

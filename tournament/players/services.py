@@ -178,6 +178,22 @@ def player_register_known(
     return _register(tournament=tournament, user=user, player=player, check_in=check_in)
 
 
+@transaction.atomic
+def players_register_known(
+    *, tournament: Tournament, user, players: Iterable[Player], check_in: bool = False
+) -> tuple[list[Registration], list[str]]:
+    """Register several kept players at once (a club's members) under one lock of the tournament, so
+    their start numbers follow each other; one already registered is named, the others are added."""
+    Tournament.objects.select_for_update().get(pk=tournament.pk)
+    added, refused = [], []
+    for player in players:
+        try:
+            added.append(_register(tournament=tournament, user=user, player=player, check_in=check_in))
+        except ValidationError as exc:  # raised before anything is written
+            refused.extend(exc.messages)
+    return added, refused
+
+
 def _register(*, tournament: Tournament, user, player: Player, check_in: bool) -> Registration:
     if tournament.registrations.filter(player=player).exists():
         raise ValidationError(_("%(name)s is already registered.") % {"name": player.name})

@@ -69,6 +69,36 @@ def test_known_players_of_earlier_tournaments_are_offered_and_added(organizer_cl
     assert registered == {r.player_id for r in club_regs} | {single.player_id}
 
 
+def test_a_club_added_at_once_gets_consecutive_numbers_and_names_who_was_there(
+    organizer_client, organizer, tournament
+):
+    earlier = TournamentFactory(organizers=[organizer])
+    members = [
+        RegistrationFactory(tournament=earlier, player__club__name="Kartenclub Au", player__last_name=name)
+        for name in ("Adler", "Berger", "Christ")
+    ]
+    RegistrationFactory(tournament=tournament, player=members[1].player, start_number=1)
+    url = reverse("organizer:player_add", args=[tournament.pk])
+    page = organizer_client.post(url, {"known_club": "Kartenclub Au"}, **HTMX).content.decode()
+    assert "2 players added" in page
+    assert f"{members[1].player.name} is already registered." in page
+    numbers = {
+        reg.player.last_name: reg.start_number
+        for reg in tournament.registrations.select_related("player")
+    }
+    assert numbers == {"Berger": 1, "Adler": 2, "Christ": 3}
+
+
+def test_the_players_page_keeps_check_in_ticked_for_the_next_player(organizer_client, tournament):
+    url = reverse("organizer:player_add", args=[tournament.pk])
+    page = organizer_client.post(url, {"first_name": "Anna", "last_name": "Huber", "check_in": "on"}, **HTMX)
+    assert page.context["form"]["check_in"].value() is True
+    assert tournament.registrations.get().status == Registration.Status.CHECKED_IN
+    page = organizer_client.post(url, {"first_name": "Bert", "last_name": "Huber"}, **HTMX)
+    assert not page.context["form"]["check_in"].value()
+    assert tournament.registrations.get(player__first_name="Bert").status == Registration.Status.REGISTERED
+
+
 def test_edit_player(organizer_client, tournament, players):
     reg = players[0]
     url = reverse("organizer:player_edit", args=[tournament.pk, reg.pk])

@@ -10,9 +10,14 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from engine.numbers import parse_natural
 from tournament.models import Player, Registration
-from tournament.players.forms import ImportForm, PlayerEditForm, PlayerForm, PlayerMergeForm
+from tournament.players.forms import (
+    ImportForm,
+    KnownPlayersForm,
+    PlayerAddForm,
+    PlayerEditForm,
+    PlayerMergeForm,
+)
 from tournament.players.imports import ImportRow, parse_upload
 from tournament.players.selectors import (
     club_names,
@@ -25,8 +30,8 @@ from tournament.players.selectors import (
 from tournament.players.services import (
     player_merge,
     player_register,
-    player_register_known,
     players_import,
+    players_register_known,
     registration_readmit,
     registration_update,
     registration_withdraw,
@@ -53,20 +58,20 @@ class PlayersView(OrganizerPage):
 
     template_name = "tournament/organizer/players.html"
     section = "players"
-    form: PlayerForm | None = None
+    form: PlayerAddForm | None = None
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         context.update(
             registrations=registrations(self.tournament),
-            form=self.form or PlayerForm(),
+            form=self.form or PlayerAddForm(),
             known_groups=known_player_groups(self.tournament, self.request.user),
             clubs=club_names(),
             counts=registration_counts(self.tournament),
         )
         return context
 
-    def section_response(self, form: PlayerForm | None = None):
+    def section_response(self, form: PlayerAddForm | None = None):
         """Full page for plain requests, the players section for htmx."""
         self.form = form
         if self.request.htmx:
@@ -80,35 +85,15 @@ class PlayerAddView(PlayersView):
     http_method_names = ["post"]
 
     def post(self, request, *args, **kwargs):
-        tournament, user = self.tournament, request.user
-        check_in = bool(request.POST.get("check_in"))
         if "known_player" in request.POST or "known_club" in request.POST:
-            known = {p.pk: p for p in known_players(tournament, user)}
-            if "known_player" in request.POST:
-                chosen = [known.get(parse_natural(pk)) for pk in request.POST.getlist("known_player")]
-            else:
-                club = request.POST["known_club"]
-                chosen = [p for p in known.values() if p.club_name == club]
-            added = 0
-            for player in filter(None, chosen):
-                try:
-                    player_register_known(
-                        tournament=tournament, user=user, player=player, check_in=check_in
-                    )
-                    added += 1
-                except ValidationError as exc:
-                    messages.error(request, error_text(exc))
-            messages.success(
-                request,
-                ngettext("%(count)s player added.", "%(count)s players added.", added) % {"count": added},
-            )
-            return self.section_response()
-        form = PlayerForm(request.POST)
+            return self.add_known()
+        form = PlayerAddForm(request.POST)
         if not form.is_valid():
             return self.section_response(form)
         try:
             reg = player_register(
-                tournament=tournament, user=user, check_in=check_in, **form.player_fields()
+                tournament=self.tournament, user=request.user, check_in=form.cleaned_data["check_in"],
+                **form.player_fields(),
             )
         except ValidationError as exc:
             form.add_error(None, error_text(exc))
@@ -117,6 +102,24 @@ class PlayerAddView(PlayersView):
             request,
             _("%(name)s has start number %(number)s.")
             % {"name": reg.player.name, "number": reg.start_number},
+        )
+        return self.section_response(PlayerAddForm(initial={"check_in": form.cleaned_data["check_in"]}))
+
+    def add_known(self):
+        form = KnownPlayersForm(self.request.POST, known=known_players(self.tournament, self.request.user))
+        if not form.is_valid():
+            for error in form.errors.values():
+                messages.error(self.request, " ".join(error))
+            return self.section_response()
+        added, refused = players_register_known(
+            tournament=self.tournament, user=self.request.user, players=form.cleaned_data["players"]
+        )
+        for reason in refused:
+            messages.error(self.request, reason)
+        count = len(added)
+        messages.success(
+            self.request,
+            ngettext("%(count)s player added.", "%(count)s players added.", count) % {"count": count},
         )
         return self.section_response()
 
