@@ -8,7 +8,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.http import HttpResponse, HttpResponseBadRequest
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views import View
@@ -25,13 +25,14 @@ from tournament.documents.standings import standings_pdf
 from tournament.documents.start_cards import start_cards_pdf
 from tournament.documents.table_sheets import PAPER_SIZES, table_sheets_pdf
 from tournament.documents.typography import content_disposition, file_name, titled
-from tournament.models import Round, Tournament
+from tournament.models import Tournament
 from tournament.permissions import TournamentOrganizerMixin
 from tournament.qr import unreachable_address
 from tournament.rounds.selectors import seating_plan_summary
 from tournament.series.selectors import series_standings_of
 from tournament.standings.selectors import evening_over, standings
 from tournament.tournaments.services import tournament_set_logo
+from tournament.views.organizer.base import RoundMixin
 
 LOGO_MAX_BYTES = 5 * 1024 * 1024
 
@@ -111,10 +112,8 @@ class LogoView(TournamentOrganizerMixin, View):
         return redirect("print:documents", self.tournament.pk)
 
 
-class RoundDocumentMixin(TournamentOrganizerMixin):
-    def get_round(self) -> Round:
-        rounds = Round.objects.select_related("tournament")
-        return get_object_or_404(rounds, tournament=self.tournament, number=self.kwargs["number"])
+class RoundDocumentMixin(TournamentOrganizerMixin, RoundMixin):
+    pass
 
 
 class TableSheetsPdfView(RoundDocumentMixin, View):
@@ -124,7 +123,7 @@ class TableSheetsPdfView(RoundDocumentMixin, View):
         paper = request.GET.get("format", "a4").lower()
         if paper not in PAPER_SIZES:
             return HttpResponseBadRequest(_("Unknown paper format."))
-        round_ = self.get_round()
+        round_ = self.round
         pdf = table_sheets_pdf(round_, paper=paper, request=request)
         kind = _("Table sheets round %(n)s (%(paper)s)") % {"n": round_.number, "paper": paper.upper()}
         return pdf_response(request, pdf, file_name(self.tournament, kind))
@@ -134,7 +133,7 @@ class SeatingPdfView(RoundDocumentMixin, View):
     """Who sits where, alphabetically, in large print for the wall."""
 
     def get(self, request, tournament_pk: int, number: int):
-        round_ = self.get_round()
+        round_ = self.round
         pdf = seating_pdf(round_, request=request)
         kind = _("Seating list round %(n)s") % {"n": round_.number}
         return pdf_response(request, pdf, file_name(self.tournament, kind))

@@ -54,11 +54,14 @@ class OrganizerAction(TournamentOrganizerMixin, View):
 
 
 class RoundMixin:
-    """Finds the round from /<tournament_pk>/rounds/<number>/ within the checked tournament."""
+    """The one way a page finds its round: /<tournament_pk>/rounds/<number>/ within the checked
+    tournament (after the tournament mixin), with that tournament attached, so nothing reads it twice."""
 
     @cached_property
     def round(self) -> Round:
-        return get_object_or_404(Round, tournament=self.tournament, number=self.kwargs["number"])
+        round_ = get_object_or_404(Round, tournament=self.tournament, number=self.kwargs["number"])
+        round_.tournament = self.tournament
+        return round_
 
     def round_url(self) -> str:
         return reverse("organizer:round", args=[self.tournament.pk, self.round.number])

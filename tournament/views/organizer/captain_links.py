@@ -25,6 +25,8 @@ from tournament.results.services import result_confirm
 from tournament.rounds.selectors import round_fingerprint, round_tables
 from tournament.rounds.services import table_regenerate_token
 
+from .base import RoundMixin
+
 LINK_STATUSES = {Round.Status.PUBLISHED, Round.Status.OPEN, Round.Status.CLOSED}
 
 
@@ -36,14 +38,6 @@ def poll_response(since: str, current: str) -> HttpResponse:
     return response
 
 
-class RoundMixin(TournamentOrganizerMixin):
-    round: Round
-
-    def load_round(self) -> Round:
-        self.round = get_object_or_404(Round, tournament=self.tournament, number=self.kwargs["number"])
-        return self.round
-
-
 @dataclass
 class TableLink:
     table: Table
@@ -51,13 +45,13 @@ class TableLink:
     qr: str
 
 
-class RoundLinksView(RoundMixin, TemplateView):
+class RoundLinksView(TournamentOrganizerMixin, RoundMixin, TemplateView):
     """Every table's captain link with its QR code, to hand out or test before printing."""
 
     template_name = "tournament/organizer/captain_links.html"
 
     def get(self, request, *args, **kwargs):
-        round_ = self.load_round()
+        round_ = self.round
         since = request.GET.get("since")
         if since is not None:
             return poll_response(since, round_fingerprint(round_))
@@ -107,13 +101,12 @@ class VersionLine:
     entries: list[SubmissionEntry | None]
 
 
-class TableDetailView(RoundMixin, TemplateView):
+class TableDetailView(TournamentOrganizerMixin, RoundMixin, TemplateView):
     """All versions of one table's result, the comparison, confirmation and a new link."""
 
     template_name = "tournament/organizer/captain_table.html"
 
     def load_table(self) -> Table:
-        self.load_round()
         self.table = get_object_or_404(
             Table.objects.select_related("round__tournament"),
             round=self.round,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views import View
 
@@ -13,10 +13,12 @@ from tournament.clock.services import clock_pause, clock_reset, clock_resume, cl
 from tournament.models import Round
 from tournament.permissions import TournamentOrganizerMixin
 
+from .base import RoundMixin
+
 CONTROLS_TEMPLATE = "tournament/organizer/_clock_controls.html"
 
 
-class ClockActionView(TournamentOrganizerMixin, View):
+class ClockActionView(TournamentOrganizerMixin, RoundMixin, View):
     """POST only. Without htmx, the browser goes back to the page the button was on."""
 
     http_method_names = ["post"]
@@ -25,8 +27,7 @@ class ClockActionView(TournamentOrganizerMixin, View):
         raise NotImplementedError
 
     def post(self, request, tournament_pk: int, number: int):
-        round_ = get_object_or_404(Round.objects.select_related("tournament"), tournament=self.tournament,
-                                   number=number)
+        round_ = self.round
         self.form = None
         error = ""
         try:
