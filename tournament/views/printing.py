@@ -32,7 +32,7 @@ from tournament.rounds.selectors import seating_plan_summary
 from tournament.series.selectors import series_standings_of
 from tournament.standings.selectors import evening_over, standings
 from tournament.tournaments.services import tournament_set_logo
-from tournament.views.organizer.base import RoundMixin
+from tournament.views.organizer.base import ActionMixin, RoundMixin
 
 LOGO_MAX_BYTES = 5 * 1024 * 1024
 
@@ -92,7 +92,7 @@ class DocumentsView(TournamentOrganizerMixin, TemplateView):
         return context
 
 
-class LogoView(TournamentOrganizerMixin, View):
+class LogoView(ActionMixin, DocumentsView):
     """Upload (or remove, with remove=1) the club logo printed on the certificates."""
 
     def post(self, request, tournament_pk: int):
@@ -102,9 +102,7 @@ class LogoView(TournamentOrganizerMixin, View):
             return redirect("print:documents", self.tournament.pk)
         form = LogoForm(request.POST, request.FILES, instance=Tournament.objects.get(pk=self.tournament.pk))
         if not form.is_valid():
-            view = DocumentsView(request=request, kwargs={"tournament_pk": tournament_pk})
-            view.tournament = self.tournament
-            return view.render_to_response(view.get_context_data(logo_form=form), status=400)
+            return self.render_to_response(self.get_context_data(logo_form=form), status=400)
         tournament_set_logo(
             tournament=self.tournament, user=request.user, logo=form.cleaned_data["logo"]
         )

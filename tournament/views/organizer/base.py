@@ -44,13 +44,20 @@ class OrganizerFormPage(OrganizerMixin, FormView):
     pass
 
 
-class OrganizerAction(TournamentOrganizerMixin, View):
-    """A POST-only action; service errors become messages on the page the user returns to."""
+class ActionMixin:
+    """A POST-only action; service errors become messages on the page the user returns to.
+
+    An action answered with its page (or the page's partial, for htmx) puts this mixin before that
+    page's view class: the action *is* the page's view for its answer, so no view is built by hand."""
 
     http_method_names = ["post"]
 
     def fail(self, error: ValidationError) -> None:
         messages.error(self.request, error_text(error))
+
+
+class OrganizerAction(ActionMixin, TournamentOrganizerMixin, View):
+    """A POST-only action that answers with a redirect."""
 
 
 class RoundMixin:

@@ -34,7 +34,7 @@ from tournament.players.services import registration_check_in, registration_read
 from tournament.signup.services import signup_approve
 from tournament.templatetags.money import euros
 
-from .base import OrganizerAction, OrganizerPage, error_text
+from .base import ActionMixin, OrganizerPage, error_text
 
 
 class DeskView(OrganizerPage):
@@ -71,14 +71,13 @@ class DeskView(OrganizerPage):
         return response
 
 
-class DeskAction(OrganizerAction):
+class DeskAction(ActionMixin, DeskView):
     """POST → one service → the desk's list for the same search (htmx) or the desk page."""
 
     def respond(self, walk_in_form: WalkInForm | None = None, status: int = 200):
         if self.request.htmx or walk_in_form is not None:
-            page = DeskView(request=self.request, kwargs=self.kwargs, args=())
-            page.tournament, page.walk_in_form = self.tournament, walk_in_form
-            return page.desk_response(status=status)
+            self.walk_in_form = walk_in_form
+            return self.desk_response(status=status)
         query = self.request.POST.get("q", "")
         url = reverse("organizer:desk", args=[self.tournament.pk])
         return redirect(f"{url}?{urlencode({'q': query})}" if query else url)

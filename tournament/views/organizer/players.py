@@ -38,7 +38,7 @@ from tournament.players.services import (
 )
 from tournament.uploads import UploadLimitMixin
 
-from .base import OrganizerAction, OrganizerFormPage, OrganizerPage, error_text
+from .base import ActionMixin, OrganizerFormPage, OrganizerPage, error_text
 
 IMPORT_SALT = "tournament.players_import"
 
@@ -160,7 +160,7 @@ class PlayerEditView(OrganizerFormPage):
         return redirect("organizer:players", self.tournament.pk)
 
 
-class RegistrationAction(OrganizerAction):
+class RegistrationAction(ActionMixin, PlayersView):
     """Withdraw or readmit; answers htmx with the refreshed players section."""
 
     def change(self, registration: Registration) -> None:
@@ -177,9 +177,7 @@ class RegistrationAction(OrganizerAction):
         except ValidationError as exc:
             self.fail(exc)
         if request.htmx:
-            page = PlayersView(request=request, kwargs=kwargs, args=args)
-            page.tournament = self.tournament
-            return page.section_response()
+            return self.section_response()
         return redirect("organizer:players", self.tournament.pk)
 
 

@@ -35,7 +35,7 @@ from tournament.rounds.services import (
     seating_plan_create,
 )
 
-from .base import OrganizerAction, OrganizerPage, RoundMixin, error_text
+from .base import ActionMixin, OrganizerAction, OrganizerPage, RoundMixin, error_text
 
 
 class RoundsView(OrganizerPage):
@@ -255,7 +255,7 @@ class RoundReopenView(RoundStatusAction):
     done = gettext_lazy("Round %(n)s reopened for corrections. Close it again when done.")
 
 
-class SubmissionConfirmView(OrganizerAction):
+class SubmissionConfirmView(ActionMixin, RoundView):
     """Confirm a reported version with one click; with htmx the round's live status comes back."""
 
     def post(self, request, *args, **kwargs):
@@ -275,9 +275,6 @@ class SubmissionConfirmView(OrganizerAction):
                 % {"version": submission.version, "n": submission.table.number},
             )
         if request.htmx:
-            view = RoundView(
-                request=request, args=(), kwargs={**kwargs, "number": round_.number}, partial="status"
-            )
-            view.tournament = self.tournament
-            return view.render_partial("status")
+            self.round = round_  # the submission's round: its address names the submission only
+            return self.render_partial("status")
         return redirect("organizer:round", self.tournament.pk, round_.number)

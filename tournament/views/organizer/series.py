@@ -19,7 +19,7 @@ from tournament.series.services import series_create, series_join, series_leave,
 from tournament.series.tables import SeasonTable, season_rows
 from tournament.standings.exports import lines_csv, sheets_xlsx
 
-from .base import CATEGORY_LINES, OrganizerAction, OrganizerPage, error_text
+from .base import CATEGORY_LINES, ActionMixin, OrganizerAction, OrganizerPage, error_text
 
 SEASON_PAGE_SIZE = 50
 
@@ -54,8 +54,11 @@ class SeriesView(SeriesPageMixin, OrganizerPage):
         )
         return context
 
+    def page_with_errors(self, **forms):
+        return self.render_to_response(self.get_context_data(**forms), status=400)
 
-class SeriesCreateView(OrganizerAction):
+
+class SeriesCreateView(ActionMixin, SeriesView):
     def post(self, request, tournament_pk: int):
         form = SeriesForm(request.POST)
         if form.is_valid():
@@ -66,7 +69,7 @@ class SeriesCreateView(OrganizerAction):
             else:
                 messages.success(request, _("Series created: this tournament is its first evening."))
                 return redirect("organizer:series", self.tournament.pk)
-        return _page_with_errors(request, self.tournament, status=400, create_form=form)
+        return self.page_with_errors(create_form=form)
 
 
 class SeriesJoinView(OrganizerAction):
@@ -83,7 +86,7 @@ class SeriesJoinView(OrganizerAction):
         return redirect("organizer:series", self.tournament.pk)
 
 
-class SeriesRuleView(SeriesPageMixin, OrganizerAction):
+class SeriesRuleView(ActionMixin, SeriesView):
     def post(self, request, tournament_pk: int):
         series = self.series()
         if series is None:
@@ -101,7 +104,7 @@ class SeriesRuleView(SeriesPageMixin, OrganizerAction):
             else:
                 messages.success(request, _("Ranking rule saved."))
                 return redirect("organizer:series", self.tournament.pk)
-        return _page_with_errors(request, self.tournament, status=400, rule_form=form)
+        return self.page_with_errors(rule_form=form)
 
 
 class SeriesLeaveView(OrganizerAction):
@@ -135,8 +138,3 @@ class SeriesExportView(SeriesPageMixin, OrganizerPage):
         response["Content-Disposition"] = f'attachment; filename="{base}.csv"'
         return response
 
-
-def _page_with_errors(request, tournament, *, status: int, **forms):
-    view = SeriesView(request=request, kwargs={"tournament_pk": tournament.pk})
-    view.tournament = tournament
-    return view.render_to_response(view.get_context_data(**forms), status=status)

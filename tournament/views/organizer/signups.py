@@ -22,7 +22,7 @@ from tournament.signup.services import (
     signup_to_waiting,
 )
 
-from .base import OrganizerAction, OrganizerPage, error_text
+from .base import ActionMixin, OrganizerPage, error_text
 
 
 class SignupsView(OrganizerPage):
@@ -54,7 +54,7 @@ class SignupsView(OrganizerPage):
         return redirect("organizer:signups", self.tournament.pk)
 
 
-class SignupActionView(OrganizerAction):
+class SignupActionView(ActionMixin, SignupsView):
     """approve · refuse · up · down · top · waiting for one sign-up; htmx gets the refreshed list."""
 
     def post(self, request, tournament_pk: int, signup_pk: int):
@@ -79,9 +79,7 @@ class SignupActionView(OrganizerAction):
             except ValidationError as error:
                 messages.error(request, error_text(error))
         if request.htmx:
-            page = SignupsView(request=request, kwargs={"tournament_pk": tournament_pk}, args=())
-            page.tournament = self.tournament
-            return page.render_partial("list")
+            return self.render_partial("list")
         return redirect("organizer:signups", self.tournament.pk)
 
 
