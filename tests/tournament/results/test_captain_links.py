@@ -97,6 +97,19 @@ def test_table_history_shows_every_version_with_link_and_address(organizer_clien
     assert "R7 W Rev" in html and "R7 Rev" in html
 
 
+def test_the_round_page_s_confirm_answers_htmx_with_the_round_status(organizer_client, client, table):
+    """The one-click confirmation on the round page swaps in the round's live status, not a page."""
+    submission = captain_report(client, table)
+    url = reverse("organizer:submission_confirm", args=[table.round.tournament_id, submission.pk])
+    response = organizer_client.post(url, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert response.context["round"] == table.round
+    assert response.context["counts"][Table.Status.CONFIRMED] == 1
+    assert "<html" not in response.content.decode()
+    table.refresh_from_db()
+    assert table.status == Table.Status.CONFIRMED
+
+
 def test_confirm_one_click_changes_the_standings(organizer_client, client, table):
     submission = captain_report(client, table)
     response = organizer_client.post(detail_url(table), {"action": "confirm", "submission": submission.pk})
