@@ -156,3 +156,24 @@ class TournamentForm(forms.ModelForm):
         values = {name: self.cleaned_data[name] for name in self.Meta.fields}
         values["tiebreaks"] = self.cleaned_data["tiebreaks"]
         return values
+
+
+class TournamentDeleteForm(forms.Form):
+    """Deleting is for good, so the organizer types the tournament's name: a slip of the mouse cannot."""
+
+    confirm_name = TextField(max_length=200)
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.tournament = tournament
+        label = _("Type the name “%(name)s” to confirm")
+        self.fields["confirm_name"].label = label % {"name": tournament.name}
+        self.fields["confirm_name"].widget.attrs["autocomplete"] = "off"
+
+    def clean_confirm_name(self) -> str:
+        typed = self.cleaned_data["confirm_name"].strip()
+        if typed != self.tournament.name:
+            raise forms.ValidationError(
+                _("Type the tournament's name exactly to delete it."), code="name_differs"
+            )
+        return typed

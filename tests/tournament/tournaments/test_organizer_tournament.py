@@ -129,7 +129,9 @@ def test_every_organizer_page_has_the_six_phases_and_marks_its_own(organizer_cli
 def test_delete_needs_the_name_and_keeps_players(organizer_client, tournament, players):
     url = reverse("organizer:tournament_delete", args=[tournament.pk])
     assert organizer_client.get(url).status_code == 200
-    organizer_client.post(url, {"confirm_name": "wrong"})
+    wrong = organizer_client.post(url, {"confirm_name": "wrong"})
+    assert wrong.status_code == 400
+    assert "Type the tournament&#x27;s name exactly to delete it." in wrong.content.decode()
     assert Tournament.objects.filter(pk=tournament.pk).exists()
     response = organizer_client.post(url, {"confirm_name": tournament.name})
     assert response.status_code == 302 and response["Location"] == reverse("home")

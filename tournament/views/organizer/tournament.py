@@ -16,7 +16,7 @@ from tournament.series.forms import SeriesChoiceForm
 from tournament.series.selectors import series_of_user
 from tournament.series.services import series_join
 from tournament.standings.selectors import evening_categories
-from tournament.tournaments.forms import TournamentForm
+from tournament.tournaments.forms import TournamentDeleteForm, TournamentForm
 from tournament.tournaments.services import tournament_create, tournament_delete, tournament_update
 
 from .base import OrganizerFormPage, OrganizerPage, error_text
@@ -97,17 +97,21 @@ class TournamentEditView(OrganizerFormPage):
         return redirect("organizer:tournament", tournament.pk)
 
 
-class TournamentDeleteView(OrganizerPage):
+class TournamentDeleteView(OrganizerFormPage):
     """A confirmation page; the POST deletes the tournament (players and clubs stay)."""
 
     template_name = "tournament/organizer/tournament_delete.html"
     section = "settings"
+    form_class = TournamentDeleteForm
 
-    def post(self, request, *args, **kwargs):
-        if request.POST.get("confirm_name", "").strip() != self.tournament.name:
-            messages.error(request, _("Type the tournament's name exactly to delete it."))
-            return redirect("organizer:tournament_delete", self.tournament.pk)
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "tournament": self.tournament}
+
+    def form_valid(self, form):
         name = self.tournament.name
-        tournament_delete(tournament=self.tournament, user=request.user)
-        messages.success(request, _("The tournament “%(name)s” was deleted.") % {"name": name})
+        tournament_delete(tournament=self.tournament, user=self.request.user)
+        messages.success(self.request, _("The tournament “%(name)s” was deleted.") % {"name": name})
         return redirect(reverse("home"))
+
+    def form_invalid(self, form):
+        return self.render_to_response(self.get_context_data(form=form), status=400)
