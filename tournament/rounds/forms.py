@@ -39,3 +39,15 @@ class SeatRoundForm(forms.Form):
     """The seed the organizer may type for a draw; blank draws a fresh one."""
 
     seed = NumberField(label=_("seating seed"), required=False, min_value=0, max_value=MAX_SEED)
+
+
+class RoundStepForm(forms.Form):
+    """What a round's button asks for besides its own step: `start` publishes and opens the round in one
+    step; `then` is the step after it (save the table sheets, seat the next round). Anything else is
+    refused rather than ignored, so a button never does less than it says."""
+
+    start = forms.BooleanField(required=False)
+    then = forms.ChoiceField(
+        required=False,
+        choices=[("", ""), ("print", _("print the table sheets")), ("seat", _("seat the next round"))],
+    )

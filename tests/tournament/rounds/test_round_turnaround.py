@@ -83,3 +83,12 @@ def test_standings_page_has_its_pdf_button(organizer_client, tournament, players
     play_round(tournament, organizer, seed=1)
     html = organizer_client.get(url("standings", tournament)).content.decode()
     assert reverse("print:standings", args=[tournament.pk]) in html
+
+
+def test_a_step_no_button_offers_is_refused_before_the_round_changes(
+    organizer_client, tournament, players, organizer
+):
+    play_round(tournament, organizer, seed=1, close=False)
+    response = organizer_client.post(url("round_close", tournament, 1), {"then": "delete"})
+    assert response.status_code == 400
+    assert Round.objects.get(tournament=tournament, number=1).status == Round.Status.OPEN

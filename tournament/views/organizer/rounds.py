@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.http import HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
@@ -13,7 +14,7 @@ from engine import seating
 from tournament.models import Registration, Round, Submission, Table
 from tournament.players.selectors import registration_counts
 from tournament.results.services import result_confirm
-from tournament.rounds.forms import SeatRoundForm, SwapForm
+from tournament.rounds.forms import RoundStepForm, SeatRoundForm, SwapForm
 from tournament.rounds.selectors import (
     TableView,
     evening,
@@ -193,13 +194,22 @@ class RoundStatusAction(RoundMixin, OrganizerAction):
     service = staticmethod(round_publish)
     done = ""
 
+    step: dict
+
     def post(self, request, *args, **kwargs):
+        form = RoundStepForm(request.POST)
+        if not form.is_valid():
+            return HttpResponseBadRequest(_("This button asks for a step the page does not offer."))
+        self.step = form.cleaned_data
+        return self.run_step()
+
+    def run_step(self):
         try:
-            self.service(round_=self.round, user=request.user)
+            self.service(round_=self.round, user=self.request.user)
         except ValidationError as exc:
             self.fail(exc)
         else:
-            messages.success(request, self.done % {"n": self.round.number})
+            messages.success(self.request, self.done % {"n": self.round.number})
         return redirect(self.round_url())
 
 
@@ -210,15 +220,17 @@ class RoundPublishView(RoundStatusAction):
     service = staticmethod(round_publish)
     done = gettext_lazy("Round %(n)s published: the seating can be printed and shown.")
 
-    def post(self, request, *args, **kwargs):
-        if request.POST.get("start"):
+    def run_step(self):
+        if self.step["start"]:
             self.service = round_start
             self.done = gettext_lazy("Round %(n)s published and open for results.")
-        response = super().post(request, *args, **kwargs)
+        response = super().run_step()
         self.round.refresh_from_db(fields=["status"])
-        if request.POST.get("then") == "print" and self.round.accepts_desk_results:
-            messages.info(request, _("The table sheets are being saved; “Table sheets (A4)” below the tables "
-                                     "opens them again."))
+        if self.step["then"] == "print" and self.round.accepts_desk_results:
+            messages.info(
+                self.request,
+                _("The table sheets are being saved; “Table sheets (A4)” below the tables opens them again."),
+            )
             return redirect(f"{self.round_url()}?{urlencode({'sheets': 'a4'})}")
         return response
 
@@ -234,19 +246,21 @@ class RoundCloseView(RoundStatusAction):
     service = staticmethod(round_close)
     done = gettext_lazy("Round %(n)s closed; the standings count it now.")
 
-    def post(self, request, *args, **kwargs):
-        response = super().post(request, *args, **kwargs)
+    def run_step(self):
+        response = super().run_step()
         self.round.refresh_from_db(fields=["status"])
-        if request.POST.get("then") != "seat" or self.round.status != Round.Status.CLOSED:
+        if self.step["then"] != "seat" or self.round.status != Round.Status.CLOSED:
             return response
         if not evening(self.tournament).can_seat_next:
             return response  # the evening is over: the round page leads to its end
         try:
-            following = round_seat(tournament=self.tournament, user=request.user, seed=None)
+            following = round_seat(tournament=self.tournament, user=self.request.user, seed=None)
         except ValidationError as exc:
             self.fail(exc)
             return response
-        messages.success(request, _("Round %(n)s seated. Check it, then publish.") % {"n": following.number})
+        messages.success(
+            self.request, _("Round %(n)s seated. Check it, then publish.") % {"n": following.number}
+        )
         return redirect("organizer:round", self.tournament.pk, following.number)
 
 
