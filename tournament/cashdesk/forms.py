@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from django import forms
 from django.utils import timezone
@@ -107,3 +108,20 @@ class CashForm(forms.Form):
             "counted_cents": None if data["counted"] is None else int(data["counted"] * 100),
             "note": data["note"] or "",
         }
+
+
+class DeskStepForm(forms.Form):
+    """Which step a desk line's button asks for, among the ones its kind of line offers; a button
+    without one takes the line's usual step (`default`), and `undo=1` is the former door page's undo."""
+
+    action = forms.ChoiceField(required=False)
+    undo = forms.BooleanField(required=False)
+
+    def __init__(self, *args: Any, steps: tuple[str, ...], default: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.default = default
+        self.fields["action"].choices = [("", ""), *((step, step) for step in steps)]
+
+    def step(self) -> str:
+        data = self.cleaned_data
+        return data["action"] or ("undo" if data["undo"] else self.default)

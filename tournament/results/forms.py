@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from engine.notation import localise_hand
 from engine.roles import table_roles
 from engine.validation import Issue, SeatReport, Validation
-from tournament.fields import NumberField, TextField
+from tournament.fields import NumberField, RecordChoiceField, TextField
 from tournament.models import Seat, Submission, SubmissionEntry
 
 OUTCOME_FIELD = "outcome"
@@ -234,3 +234,21 @@ class PlayerCheckForm(forms.Form):
     # "1": the result is right; "0": it is not (then with a reason).
     agrees = forms.TypedChoiceField(choices=[("1", "1"), ("0", "0")], coerce=lambda v: v == "1")
     reason = TextField(label=_("What is wrong?"), required=False, max_length=300)
+
+
+class TableActionForm(forms.Form):
+    """The organizer's two actions on one table's page: confirm a version (of this table only) or give
+    the table a new captain link."""
+
+    action = forms.ChoiceField(choices=[("confirm", _("confirm")), ("regenerate", _("new link"))])
+    submission = RecordChoiceField(queryset=Submission.objects.none(), required=False)
+
+    def __init__(self, *args: Any, table, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["submission"].queryset = Submission.objects.filter(table=table)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("action") == "confirm" and not data.get("submission") and not self.errors:
+            raise forms.ValidationError(_("Choose the version to confirm."), code="no_version")
+        return data

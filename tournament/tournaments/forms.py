@@ -177,3 +177,31 @@ class TournamentDeleteForm(forms.Form):
                 _("Type the tournament's name exactly to delete it."), code="name_differs"
             )
         return typed
+
+
+LOGO_MAX_BYTES = 5 * 1024 * 1024
+
+
+class LogoForm(forms.ModelForm):
+    """The club logo printed on the certificates: an image of at most 5 MB, or `remove` to print none."""
+
+    remove = forms.BooleanField(required=False)
+
+    class Meta:
+        model = Tournament
+        fields = ["logo"]
+        widgets = {"logo": forms.FileInput(attrs={"accept": "image/png,image/jpeg,image/svg+xml"})}
+
+    def clean_logo(self):
+        logo = self.cleaned_data.get("logo")
+        if logo and logo.size > LOGO_MAX_BYTES:
+            raise forms.ValidationError(_("The logo may be at most 5 MB."), code="too_large")
+        return logo
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("remove"):
+            data["logo"] = None
+        elif not data.get("logo") and "logo" not in self.errors:
+            self.add_error("logo", forms.ValidationError(_("Choose an image file."), code="required"))
+        return data

@@ -5,12 +5,10 @@ Views stay thin: tournament.documents builds each document (one module per docum
 
 from __future__ import annotations
 
-from django import forms
 from django.contrib import messages
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views import View
 from django.views.generic import TemplateView
 
@@ -31,25 +29,9 @@ from tournament.qr import unreachable_address
 from tournament.rounds.selectors import seating_plan_summary
 from tournament.series.selectors import series_standings_of
 from tournament.standings.selectors import evening_over, standings
+from tournament.tournaments.forms import LogoForm
 from tournament.tournaments.services import tournament_set_logo
 from tournament.views.organizer.base import ActionMixin, RoundMixin
-
-LOGO_MAX_BYTES = 5 * 1024 * 1024
-
-
-class LogoForm(forms.ModelForm):
-    class Meta:
-        model = Tournament
-        fields = ["logo"]
-        widgets = {"logo": forms.FileInput(attrs={"accept": "image/png,image/jpeg,image/svg+xml"})}
-
-    def clean_logo(self):
-        logo = self.cleaned_data.get("logo")
-        if not logo:
-            raise forms.ValidationError(gettext_lazy("Choose an image file."))
-        if logo.size > LOGO_MAX_BYTES:
-            raise forms.ValidationError(gettext_lazy("The logo may be at most 5 MB."))
-        return logo
 
 
 def pdf_response(request, pdf: bytes, filename: str) -> HttpResponse:
@@ -96,17 +78,14 @@ class LogoView(ActionMixin, DocumentsView):
     """Upload (or remove, with remove=1) the club logo printed on the certificates."""
 
     def post(self, request, tournament_pk: int):
-        if request.POST.get("remove"):
-            tournament_set_logo(tournament=self.tournament, user=request.user, logo=None)
-            messages.success(request, _("Logo removed."))
-            return redirect("print:documents", self.tournament.pk)
         form = LogoForm(request.POST, request.FILES, instance=Tournament.objects.get(pk=self.tournament.pk))
         if not form.is_valid():
             return self.render_to_response(self.get_context_data(logo_form=form), status=400)
-        tournament_set_logo(
-            tournament=self.tournament, user=request.user, logo=form.cleaned_data["logo"]
-        )
-        messages.success(request, _("Logo saved. It appears on the certificates."))
+        tournament_set_logo(tournament=self.tournament, user=request.user, logo=form.cleaned_data["logo"])
+        if form.cleaned_data["logo"] is None:
+            messages.success(request, _("Logo removed."))
+        else:
+            messages.success(request, _("Logo saved. It appears on the certificates."))
         return redirect("print:documents", self.tournament.pk)
 
 

@@ -20,6 +20,7 @@ from engine.roles import table_roles
 from tournament.models import Round, Seat, Submission, SubmissionEntry, Table
 from tournament.permissions import TournamentOrganizerMixin
 from tournament.qr import absolute_url, qr_svg, unreachable_address
+from tournament.results.forms import TableActionForm
 from tournament.results.selectors import entries_signature, table_fingerprint, table_history, table_seats
 from tournament.results.services import result_confirm
 from tournament.rounds.selectors import round_fingerprint, round_tables
@@ -129,16 +130,19 @@ class TableDetailView(TournamentOrganizerMixin, RoundMixin, TemplateView):
 
     def post(self, request, *args, **kwargs):
         table = self.load_table()
-        action = request.POST.get("action")
+        form = TableActionForm(request.POST, table=table)
+        if not form.is_valid():
+            messages.error(request, " ".join(" ".join(errors) for errors in form.errors.values()))
+            return redirect(request.path)
         try:
-            if action == "confirm":
-                submission = get_object_or_404(Submission, table=table, pk=request.POST.get("submission"))
+            if form.cleaned_data["action"] == "confirm":
+                submission = form.cleaned_data["submission"]
                 result_confirm(submission=submission, user=request.user)
                 messages.success(
                     request, _("Version %(version)s of table %(table)s is confirmed.")
                     % {"version": submission.version, "table": table.number},
                 )
-            elif action == "regenerate":
+            else:
                 table_regenerate_token(table=table, user=request.user)
                 messages.success(
                     request,

@@ -18,7 +18,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.generic import RedirectView
 
-from tournament.cashdesk.forms import PaymentForm, WalkInForm
+from tournament.cashdesk.forms import DeskStepForm, PaymentForm, WalkInForm
 from tournament.cashdesk.selectors import desk
 from tournament.cashdesk.services import (
     Undone,
@@ -109,8 +109,12 @@ class DeskSignupView(DeskAction):
 
     def post(self, request, tournament_pk: int, signup_pk: int):
         signup = get_object_or_404(Signup, tournament=self.tournament, pk=signup_pk)
+        step = DeskStepForm(request.POST, steps=("in", "approve"), default="in")
+        if not step.is_valid():
+            messages.error(request, _("Unknown action."))
+            return self.respond()
         try:
-            if request.POST.get("action") == "approve":
+            if step.step() == "approve":
                 signup_approve(signup=signup, user=request.user)
                 messages.success(request, _("%(name)s has a place now.") % {"name": signup.name})
             elif (payment := self.payment()) is not None:
@@ -131,12 +135,12 @@ class DeskPlayerView(DeskAction):
         registration = get_object_or_404(
             Registration.objects.select_related("player"), tournament=self.tournament, pk=registration_pk
         )
-        action = request.POST.get("action") or ("undo" if request.POST.get("undo") else self.default_action)
-        if action not in self.ACTIONS:
+        step = DeskStepForm(request.POST, steps=self.ACTIONS, default=self.default_action)
+        if not step.is_valid():
             messages.error(request, _("Unknown action."))
             return self.respond()
         try:
-            self.act(action, registration)
+            self.act(step.step(), registration)
         except ValidationError as error:
             self.fail(error)
         return self.respond()
