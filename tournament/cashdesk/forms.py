@@ -125,3 +125,9 @@ class DeskStepForm(forms.Form):
     def step(self) -> str:
         data = self.cleaned_data
         return data["action"] or ("undo" if data["undo"] else self.default)
+
+
+class PrizeHandoverForm(forms.Form):
+    """A prize marked as handed over, or (`undo`) the mark taken back."""
+
+    undo = forms.BooleanField(required=False)

@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 
 from tournament.cashdesk.exports import cash_record_csv, cash_report_csv
-from tournament.cashdesk.forms import CashForm
+from tournament.cashdesk.forms import CashForm, PrizeHandoverForm
 from tournament.cashdesk.selectors import cash_record, cash_report
 from tournament.cashdesk.services import (
     cash_update,
@@ -65,8 +65,10 @@ class PrizeHandoverView(OrganizerAction):
         reg = get_object_or_404(
             Registration.objects.select_related("player"), pk=registration_pk, tournament=self.tournament
         )
+        form = PrizeHandoverForm(request.POST)
+        form.is_valid()  # a boolean: every value is valid, absent is False
         try:
-            if request.POST.get("undo"):
+            if form.cleaned_data["undo"]:
                 prize_hand_over_undo(tournament=self.tournament, user=request.user, registration=reg)
                 messages.success(request, _("%(name)s: prize no longer marked as handed over.")
                                  % {"name": reg.player.name})
