@@ -167,6 +167,8 @@ class ResultForm(forms.Form):
             return clean_idempotency_key(self.data.get(KEY_FIELD))
         return self.initial[KEY_FIELD]
 
+    stopped_by_time = STOPPED_BY_TIME  # the outcome's value for "stopped by the time limit", for pages
+
     @property
     def outcome_value(self) -> str:
         return str(self[OUTCOME_FIELD].value() or "")

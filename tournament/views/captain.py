@@ -175,7 +175,7 @@ class CaptainTableView(View):
             "page_url": table.get_captain_url(),
             **check_context(
                 table, shown, confirmed=confirmed is not None, seats=self.seats,
-                form=check_form, message=check_message,
+                form=check_form or PlayerCheckForm(), message=check_message,
             ),
             "deck": deck_data(round_.tournament.deck),
             "field_names": {
