@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.core import signing
 from django.utils.translation import gettext_lazy as _
 
 from tournament.fields import DateField, NumberField, RecordChoiceField, RecordsChoiceField, TextField
 from tournament.models import Player
+from tournament.players.imports import ImportRow
 from tournament.uploads import LimitedUploadForm
 
 from ..tournaments.forms import DATE_INPUTS
@@ -153,6 +155,31 @@ class ImportForm(LimitedUploadForm):
         ),
         widget=forms.ClearableFileInput(attrs={"accept": ".csv,.txt,.xlsx"}),
     )
+
+
+class SignedRowsField(forms.Field):
+    """The rows of an import preview, sent back signed: what is imported is exactly what was shown."""
+
+    widget = forms.HiddenInput
+    salt = "tournament.players_import"
+
+    def sign(self, rows: list[ImportRow]) -> str:
+        return signing.dumps([row.to_json() for row in rows], salt=self.salt, compress=True)
+
+    def to_python(self, value: Any) -> list[ImportRow]:
+        try:
+            return [ImportRow.from_json(d) for d in signing.loads(value or "", salt=self.salt)]
+        except (signing.BadSignature, TypeError, KeyError, ValueError):
+            raise forms.ValidationError(
+                _("The preview was changed or is broken; upload the file again."), code="bad_signature"
+            ) from None
+
+
+class ImportConfirmForm(forms.Form):
+    """The second step of an import: the previewed rows, and whether they are checked in at once."""
+
+    rows = SignedRowsField()
+    check_in = forms.BooleanField(required=False)
 
 
 def merge_label(player: Player) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core import signing
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.functional import cached_property
@@ -12,13 +11,15 @@ from django.utils.translation import ngettext
 
 from tournament.models import Player, Registration
 from tournament.players.forms import (
+    ImportConfirmForm,
     ImportForm,
     KnownPlayersForm,
     PlayerAddForm,
     PlayerEditForm,
     PlayerMergeForm,
+    SignedRowsField,
 )
-from tournament.players.imports import ImportRow, parse_upload
+from tournament.players.imports import parse_upload
 from tournament.players.selectors import (
     club_names,
     known_players,
@@ -39,8 +40,6 @@ from tournament.players.services import (
 from tournament.uploads import UploadLimitMixin
 
 from .base import ActionMixin, OrganizerFormPage, OrganizerPage, error_text
-
-IMPORT_SALT = "tournament.players_import"
 
 
 def known_player_groups(tournament, user) -> list[tuple[str, list[Player]]]:
@@ -217,7 +216,7 @@ class PlayersImportView(UploadLimitMixin, OrganizerPage):
         return context
 
     def upload_post(self, request, *args, **kwargs):
-        if "rows" in request.POST:
+        if "rows" in request.POST:  # the preview's confirmation, not an upload
             return self.import_rows(request)
         form = ImportForm(request.POST, request.FILES)
         if not form.is_valid():
@@ -242,19 +241,18 @@ class PlayersImportView(UploadLimitMixin, OrganizerPage):
                 preview_errors=result.errors[:PREVIEW_LINES],
                 more_errors=max(0, len(result.errors) - PREVIEW_LINES),
                 already=len(result.rows) - len(new_rows),
-                signed_rows=signing.dumps([r.to_json() for r in new_rows], salt=IMPORT_SALT, compress=True),
+                signed_rows=SignedRowsField().sign(new_rows),
             )
         )
 
     def import_rows(self, request):
-        try:
-            rows = [ImportRow.from_json(d) for d in signing.loads(request.POST["rows"], salt=IMPORT_SALT)]
-        except signing.BadSignature:
-            messages.error(request, _("The preview was changed or is broken; upload the file again."))
+        form = ImportConfirmForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, " ".join(form.errors.get("rows", [])))
             return redirect("organizer:players_import", self.tournament.pk)
-        check_in = bool(request.POST.get("check_in"))
         added, problems = players_import(
-            tournament=self.tournament, user=request.user, rows=rows, check_in=check_in
+            tournament=self.tournament, user=request.user, rows=form.cleaned_data["rows"],
+            check_in=form.cleaned_data["check_in"],
         )
         for line, error in problems:
             messages.warning(request, _("Line %(line)s: %(error)s") % {"line": line, "error": error})
