@@ -33,6 +33,7 @@ from tournament.models import (
     Signup,
     Submission,
     SubmissionEntry,
+    Table,
     Team,
     Tournament,
 )
@@ -175,8 +176,8 @@ _PAYMENT = _keys("name", "method", "reason", amount_cents=Show.MONEY)
 _HANDOVER = _keys("name", "place", "goods", amount_cents=Show.MONEY)
 _CLOCK = _keys("status", remaining=Show.DURATION, seconds=Show.DURATION)
 _RESULT = _keys(
-    "version", "source", "stopped_by_time", "confirmed", "card_count", "hand_points", "score", "went_out",
-    entries=Show.PLAYERS, cards=Show.CARDS,
+    "version", "source", "stopped_by_time", "confirmed", "start_number", "card_count", "hand_points", "score",
+    "went_out", entries=Show.PLAYERS, cards=Show.CARDS,
 )
 _TABLE_CHECK = _keys("version", "start_number", "name")
 
@@ -203,7 +204,8 @@ def _signup(keys: Mapping[str, Show]) -> Vocabulary:
 
 
 def _result(keys: Mapping[str, Show]) -> Vocabulary:
-    return Vocabulary((Submission, SubmissionEntry), keys=keys)
+    """A result's keys; a player's by start number (the line's or the entry's subject)."""
+    return Vocabulary((Submission, SubmissionEntry, Registration), keys=keys)
 
 
 A = AuditAction
@@ -263,7 +265,8 @@ VOCABULARIES: dict[str, Vocabulary] = {
     A.RESULT_CONFIRM: _result(_keys("version")),
     A.RESULT_PLAYER_CONFIRM: _result(_TABLE_CHECK),
     A.RESULT_DISPUTE: _result({**_TABLE_CHECK, **_keys("player_check_reason")}),
-    A.DISPUTE_RESOLVE: _result(_keys("status", "version")),  # status: the table's, "disputed"
+    # The table's status before ("disputed"), the version confirmed after.
+    A.DISPUTE_RESOLVE: Vocabulary((Table, Submission), keys=_keys("status", "version")),
     A.SERIES_CREATE: Vocabulary(
         (Series,), keys=_SERIES, values={"tiebreaks": _labelled(SEASON_TIEBREAKS.items())}
     ),

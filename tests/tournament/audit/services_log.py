@@ -94,7 +94,9 @@ def drive_every_service(organizer) -> Tournament:
         user=organizer, name="Herbstturnier", date=datetime.date(2026, 11, 29), venue="Vereinsheim",
         rounds_total=2, table_size=4, table_min=4, table_max=4, standings_hidden_from=2,
     )
-    tournament_update(tournament=tournament, user=organizer, changes={"venue": "Stadthalle", "deck": "flip"})
+    tournament_update(
+        tournament=tournament, user=organizer, changes={"venue": "Stadthalle", "time_limit_minutes": 20}
+    )
     tournament_set_logo(
         tournament=tournament, user=organizer, logo=SimpleUploadedFile("logo.png", PNG, "image/png")
     )
