@@ -90,7 +90,8 @@ def matches(query: str, *texts: str) -> bool:
     return all(fold(word) in haystack for word in search_words(query))
 
 
-_UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue"})
+# German umlauts as their spelling without dots; the dotless i as i (what an "I" typed in capitals is).
+_SPELLINGS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "\u0131": "i"})
 
 
 def name_key(text: str) -> str:
@@ -101,7 +102,7 @@ def name_key(text: str) -> str:
     "Müller". The steps repeat until nothing changes, so a key is its own key."""
     while True:
         folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
-        decomposed = unicodedata.normalize("NFKD", folded.translate(_UMLAUTS))
+        decomposed = unicodedata.normalize("NFKD", folded.translate(_SPELLINGS))
         plain = " ".join("".join(ch for ch in decomposed if not unicodedata.combining(ch)).split())
         if plain == text:
             return plain

@@ -144,9 +144,19 @@ def test_name_key_is_idempotent(text):
     assert name_key(name_key(text)) == name_key(text)
 
 
-@given(NAMES)
+# Names as people write them: letters of the Latin scripts, spaces, hyphens and apostrophes.
+LATIN_NAMES = st.text(
+    st.characters(categories=("Lu", "Ll", "Lt"), max_codepoint=0x24F) | st.sampled_from(" -'"), max_size=20
+)
+
+
+@given(LATIN_NAMES)
 def test_name_key_ignores_case(text):
     assert name_key(text.upper()) == name_key(text.lower()) == name_key(text)
+
+
+def test_a_turkish_name_in_capitals_is_the_same_name():
+    assert name_key("IŞIK") == name_key("I\u015f\u0131k") == "isik"  # I, s with cedilla, dotless i, k
 
 
 @given(NAMES, NAMES)
