@@ -1,4 +1,5 @@
-"""One rule for "the same person" (#43 item 3): every path compares `name_key`, the same on each database.
+"""One rule for "the same person" (#43 item 3): every path compares `name_key`, the same on each database
+(and so do team names).
 
 SQLite's `__iexact` folds ASCII only, so "MÜLLER" was a second person there and the same on PostgreSQL;
 the key makes "Müller", "MÜLLER" and "Mueller" one person and "Strauß" "Strauss" on both, and keeps
@@ -11,6 +12,7 @@ import json
 
 import pytest
 from django.apps import apps
+from django.core.exceptions import ValidationError
 
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory
 from tournament.backup.format import dumps
@@ -24,6 +26,7 @@ from tournament.players.selectors import registered_keys
 from tournament.players.services import club_get_or_create, player_register, players_import
 from tournament.signup.selectors import signup_list
 from tournament.signup.services import signup_create
+from tournament.teams.services import team_create
 
 pytestmark = pytest.mark.django_db
 
@@ -109,6 +112,22 @@ def test_sign_up_duplicates_are_marked_by_key(stored, typed, same):
             tournament=tournament, first_name="Anna", last_name=last_name, club=club, birth_year=1980
         )
     assert [s.duplicate for s in signup_list(tournament)] == [same, same]
+
+
+@pytest.mark.parametrize(
+    ("taken", "typed", "same"),
+    [("Die Füchse", "DIE FÜCHSE", True), ("Die Füchse", "die fuechse", True),
+     ("Die Füchse", "Die Fuchse", False)],
+)
+def test_a_team_name_is_taken_by_its_key(organizer, tournament, taken, typed, same):
+    regs = RegistrationFactory.create_batch(4, tournament=tournament)
+    team_create(tournament=tournament, user=organizer, name=taken, members=regs[:2])
+    if same:
+        with pytest.raises(ValidationError) as refused:
+            team_create(tournament=tournament, user=organizer, name=typed, members=regs[2:])
+        assert refused.value.code == "team_name_taken"
+    else:
+        assert team_create(tournament=tournament, user=organizer, name=typed, members=regs[2:]).name == typed
 
 
 def test_the_desk_finds_michal_for_michael_but_offers_both_records(organizer, tournament):
