@@ -88,3 +88,32 @@ def matches(query: str, *texts: str) -> bool:
     """Whether every word of `query` is in one of `texts`, folded (`fold`)."""
     haystack = " ".join(fold(text) for text in texts)
     return all(fold(word) in haystack for word in search_words(query))
+
+
+# German umlauts as their spelling without dots; the dotless i as i (what an "I" typed in capitals is).
+_SPELLINGS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "\u0131": "i"})
+
+
+def name_key(text: str) -> str:
+    """A name as identity compares it ("the same person", "the same club"), the same on every database:
+    compatibility forms, case and German spellings folded ("Müller", "MÜLLER" and "Mueller" are one
+    key; "Strauß" and "Strauss" too), other accents dropped ("é" → "e"), spaces collapsed. Unlike
+    `fold` it keeps "ae" apart from "a": "Michael" and "Michal" are two people, "Muller" is not
+    "Müller". The steps repeat until nothing changes, so a key is its own key."""
+    while True:
+        folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+        decomposed = unicodedata.normalize("NFKD", folded.translate(_SPELLINGS))
+        plain = " ".join("".join(ch for ch in decomposed if not unicodedata.combining(ch)).split())
+        if plain == text:
+            return plain
+        text = plain
+
+
+# Between the first and the last name of a person's key: whitespace, so never inside a `name_key`.
+KEY_SEPARATOR = "\t"
+
+
+def person_key(first_name: str, last_name: str) -> str:
+    """A person's identity by name (`name_key` of each part): first and last name are kept apart, so
+    "Anna Maria" "Schmidt" and "Anna" "Maria Schmidt" stay two keys, as they are two records."""
+    return f"{name_key(first_name)}{KEY_SEPARATOR}{name_key(last_name)}"

@@ -18,6 +18,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from engine import text as engine_text
 from engine.prizes import PotBasis, SharedPlaces, TableKind
 from engine.rankings import Gender, GroupValue
 from engine.scoring import EndRule, ScoringFormat
@@ -40,6 +41,8 @@ class Club(models.Model):
     """Kept across tournaments, so a club's member list is typed once."""
 
     name = models.CharField(_("name"), max_length=120, unique=True)
+    # "The same club" (engine.text.name_key), kept on the row so every database compares it alike.
+    name_key = models.TextField(editable=False, db_index=True, default="")
 
     class Meta:
         ordering = ["name"]
@@ -48,6 +51,18 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        self.name_key = engine_text.name_key(self.name)
+        kwargs["update_fields"] = _with_key(kwargs.get("update_fields"), {"name"})
+        super().save(*args, **kwargs)
+
+
+def _with_key(update_fields, sources: set[str]):
+    """A partial save that changes a name saves its key too."""
+    if update_fields is None or not sources & set(update_fields):
+        return update_fields
+    return {*update_fields, "name_key"}
 
 
 class Player(models.Model):
@@ -73,6 +88,8 @@ class Player(models.Model):
     member = models.BooleanField(
         _("club member"), null=True, blank=True, default=None, help_text=_("Guests are not members."),
     )
+    # "The same person" (engine.text.person_key of the names): what every path compares, never the names.
+    name_key = models.TextField(editable=False, db_index=True, default="")
 
     class Meta:
         ordering = ["last_name", "first_name"]
@@ -87,6 +104,11 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        self.name_key = engine_text.person_key(self.first_name, self.last_name)
+        kwargs["update_fields"] = _with_key(kwargs.get("update_fields"), {"first_name", "last_name"})
+        super().save(*args, **kwargs)
 
     @property
     def name(self) -> str:

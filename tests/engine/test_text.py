@@ -6,7 +6,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.text import TextError, clean_text, fold, forbidden, has_forbidden, matches, search_words
+from engine.text import (
+    KEY_SEPARATOR,
+    TextError,
+    clean_text,
+    fold,
+    forbidden,
+    has_forbidden,
+    matches,
+    name_key,
+    person_key,
+    search_words,
+)
 
 CONTROLS = ["\x00", "\x1b", "\x0b", "\x07", "\x0c", "\x7f", "\x85", "\u2028", "\u202e", "\ufffe"]
 
@@ -91,3 +102,71 @@ def test_a_folded_text_folds_to_itself(text):
 @given(st.text(max_size=20))
 def test_fold_is_idempotent(text):
     assert fold(fold(text)) == fold(text)
+
+
+# -- identity keys (#43 item 3): one rule for "the same person" -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [("Müller", "MÜLLER"), ("Müller", "Mueller"), ("Mu\u0308ller", "müller"), ("Strauß", "Strauss"),
+     ("STRAUSS", "strauß"), ("Öztürk", "Oeztuerk"), ("José", "Jose"), ("  Anna   Lena ", "anna lena"),
+     ("Ｍüｌｌｅｒ", "Mueller"), ("ẞ", "ss")],
+)
+def test_spellings_of_one_name_have_one_key(one, other):
+    assert name_key(one) == name_key(other)
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [("Michael", "Michal"), ("Müller", "Muller"), ("Mueller", "Muller"), ("Joerg", "Jorg"), ("Anna", "Anne")],
+)
+def test_names_search_folds_together_stay_apart(one, other):
+    """`fold` finds "Michal" for "Michael"; identity must not: they are two people."""
+    assert name_key(one) != name_key(other)
+
+
+def test_the_key_of_muller_is_readable():
+    assert name_key("Müller") == "mueller"
+    assert name_key("Strauß") == "strauss"
+    assert person_key("Anna", "Müller") == f"anna{KEY_SEPARATOR}mueller"
+
+
+def test_first_and_last_name_are_kept_apart():
+    assert person_key("Anna Maria", "Schmidt") != person_key("Anna", "Maria Schmidt")
+
+
+NAMES = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=20)
+
+
+@given(NAMES)
+def test_name_key_is_idempotent(text):
+    assert name_key(name_key(text)) == name_key(text)
+
+
+# Names as people write them: letters of the Latin scripts, spaces, hyphens and apostrophes.
+LATIN_NAMES = st.text(
+    st.characters(categories=("Lu", "Ll", "Lt"), max_codepoint=0x24F) | st.sampled_from(" -'"), max_size=20
+)
+
+
+@given(LATIN_NAMES)
+def test_name_key_ignores_case(text):
+    assert name_key(text.upper()) == name_key(text.lower()) == name_key(text)
+
+
+def test_a_turkish_name_in_capitals_is_the_same_name():
+    assert name_key("IŞIK") == name_key("I\u015f\u0131k") == "isik"  # I, s with cedilla, dotless i, k
+
+
+@given(NAMES, NAMES)
+def test_umlaut_and_digraph_spellings_are_equal(before, after):
+    for umlaut, digraph in (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("Ü", "UE"), ("ß", "ss")):
+        assert name_key(f"{before}{umlaut}{after}") == name_key(f"{before}{digraph}{after}")
+
+
+@given(NAMES, NAMES)
+def test_a_key_never_holds_the_separator_or_surrounding_space(first, last):
+    key = name_key(first)
+    assert KEY_SEPARATOR not in key and key == key.strip()
+    assert person_key(first, last).split(KEY_SEPARATOR) == [name_key(first), name_key(last)]

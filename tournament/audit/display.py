@@ -4,182 +4,33 @@ Snapshots hold values as stored: a round's status "open", a result's source "cap
 registration ids. Here keys are named by the models' fields (`verbose_name`), choice values by the
 fields' `choices` (never retyped), engine keys without a model field (deck, tie-breaks, clock status) by
 the labels kept beside them, per-player lines by start number and name, seatings as tables of start
-numbers. Pure formatting: the names come in from the page's one read (`selectors.audit_registrations`).
+numbers. How each key is shown is declared per action (`vocabulary.py`), never guessed from its name.
+Pure formatting: the names come in from the page's one read (`selectors.audit_registrations`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
-from django.core.exceptions import FieldDoesNotExist
 from django.db import models
 from django.utils import formats, timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import get_language, gettext
-from django.utils.translation import gettext_lazy as _
 
-from engine.cards import DECKS
 from engine.notation import localise_hand
-from engine.series import SEASON_TIEBREAKS
-from engine.standings import TIEBREAKS
-from tournament.clock.selectors import CLOCK_STATUS_LABELS, format_seconds
-from tournament.models import (
-    AuditEntry,
-    Payment,
-    Player,
-    PrizeHandover,
-    Registration,
-    Round,
-    Series,
-    Signup,
-    Submission,
-    SubmissionEntry,
-    Team,
-    Tournament,
-)
+from tournament.clock.selectors import format_seconds
+from tournament.models import AuditEntry, Registration
 from tournament.templatetags.money import euros
 
 from .actions import AuditAction
+from .vocabulary import Show, Vocabulary, vocabulary
 
 NESTING = " \u203a "  # a small arrow between a key and the key inside it
 YES, NO = "\u2713", "\u2013"  # check mark, en dash
 SEPARATOR = ", "
 TABLES_SEPARATOR = " | "  # between the tables of a seating; the page keeps each table on one line
-
-# Keys of snapshots that are no model field, or whose field's name says less than this.
-KEY_LABELS = {
-    "name": _("name"), "tables": _("tables"), "round": _("round"), "seed": _("seating seed"),
-    "players": _("players"), "sizes": _("table sizes"), "remaining": _("time left"),
-    "seconds": _("clock set to"), "changed_in": _("changed in the tournament"), "keep": _("kept record"),
-    "duplicate": _("merged record"), "duplicate_id": _("number of the merged record"),
-    "player": _("player"), "player_id": _("number of the record"),
-    "registrations_moved": _("registrations moved"), "position": _("place on the waiting list"),
-    "exported_at": _("backup made at"), "format_version": _("backup format"), "team": _("team"),
-    "series": _("series"), "prize_overrides": _("prizes set by hand"),
-    "require_second_entry": _("require a second entry"), "amount_cents": _("amount"),
-    "entry_fee_cents": _("entry fee"), "cash_float_cents": _("opening float"),
-    "cash_counted_cents": _("cash counted"),
-}
-
-
-def _labelled(labels: Iterable[tuple[str, Any]]) -> dict[str, Any]:
-    return {key: _(label) for key, label in labels}
-
-
-@dataclass(frozen=True)
-class Vocabulary:
-    """What one action's snapshot keys are: fields of `models` (the first that has the key); a bare
-    before/after value is the field `scalar`; `values` labels keys that are no model's choices."""
-
-    models: tuple[type[models.Model], ...] = ()
-    scalar: str = ""
-    values: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    durations: frozenset[str] = frozenset()
-    # Seatings and player lists hold registration ids, not start numbers (the stored seating plan).
-    registration_ids: bool = False
-    # The snapshot's "name" says whom the entry is about (a sign-up, a payment).
-    named: bool = False
-
-    def model_field(self, key: str) -> models.Field | None:
-        for model in self.models:
-            found = _model_field(model, key)
-            if found is not None:
-                return found
-        return None
-
-    def label(self, key: str) -> str:
-        if key in KEY_LABELS:
-            return str(KEY_LABELS[key])
-        found = self.model_field(key)
-        if found is not None:
-            return str(found.verbose_name)
-        return key.replace("_", " ")
-
-    def ordered(self, items: Iterable[tuple[str, Any]]) -> list[tuple[str, Any]]:
-        """A snapshot's keys in the models' field order, other keys after them by name: PostgreSQL's
-        jsonb does not keep the order in which they were recorded, so the page may not rely on it."""
-        return sorted(items, key=lambda item: (self._position(item[0]), item[0]))
-
-    def _position(self, key: str) -> tuple[int, int]:
-        for index, model in enumerate(self.models):
-            found = _model_field(model, key)
-            if found is not None:
-                return index, _field_index(model, found.name)
-        return len(self.models), 0
-
-    def value_labels(self, key: str) -> Mapping[str, Any] | None:
-        if key in self.values:
-            return self.values[key]
-        found = self.model_field(key)
-        return _choice_labels(found) if found is not None and found.choices else None
-
-
-@cache
-def _model_field(model: type[models.Model], key: str) -> models.Field | None:
-    try:
-        found = model._meta.get_field(key)
-    except FieldDoesNotExist:
-        return None
-    return found if getattr(found, "concrete", False) else None
-
-
-@cache
-def _field_index(model: type[models.Model], name: str) -> int:
-    return [f.name for f in model._meta.concrete_fields].index(name)
-
-
-@cache
-def _choice_labels(model_field: models.Field) -> dict[str, Any]:
-    """A field's values and their (lazy) labels, straight from its `choices`."""
-    return dict(model_field.flatchoices)
-
-
-_TOURNAMENT_VALUES = {
-    "deck": _labelled((key, deck.name) for key, deck in DECKS.items()),
-    "tiebreaks": _labelled((key, tiebreak.label) for key, tiebreak in TIEBREAKS.items()),
-}
-TOURNAMENT = Vocabulary((Tournament,), values=_TOURNAMENT_VALUES)
-PLAYER = Vocabulary((Registration, Player))
-SIGNUP = Vocabulary((Signup, Registration), named=True)
-PAYMENT = Vocabulary((Payment,), named=True)
-HANDOVER = Vocabulary((PrizeHandover,), named=True)
-ROUND = Vocabulary((Round,), scalar="status")
-CLOCK = Vocabulary(
-    (Round,), values={"status": dict(CLOCK_STATUS_LABELS)}, durations=frozenset({"remaining", "seconds"})
-)
-RESULT = Vocabulary((Submission, SubmissionEntry))
-SERIES = Vocabulary((Series,), values={"tiebreaks": _labelled(SEASON_TIEBREAKS.items())})
-TEAM = Vocabulary((Team, Tournament))
-
-A = AuditAction
-VOCABULARIES: dict[str, Vocabulary] = {
-    **dict.fromkeys(
-        (A.TOURNAMENT_CREATE, A.TOURNAMENT_UPDATE, A.TOURNAMENT_LOGO, A.TOURNAMENT_RESTORE,
-         A.PRIZES_UPDATE, A.SERIES_JOIN, A.SERIES_LEAVE, A.CASH_UPDATE, A.STANDINGS_REVEAL), TOURNAMENT),
-    A.SEATING_PLAN: Vocabulary((Tournament,), registration_ids=True),
-    **dict.fromkeys(
-        (A.REGISTRATION_ADD, A.REGISTRATION_UPDATE, A.CHECK_IN, A.CHECK_IN_UNDO, A.WITHDRAW, A.READMIT,
-         A.PLAYER_UPDATE_SHARED, A.PLAYER_MERGE, A.WALK_IN), PLAYER),
-    **dict.fromkeys(
-        (A.SIGNUP, A.SIGNUP_WITHDRAW, A.SIGNUP_PROMOTE, A.SIGNUP_REFUSE, A.SIGNUP_MOVE, A.SIGNUP_CHECK_IN,
-         A.SIGNUP_TO_WAITING), SIGNUP),
-    **dict.fromkeys((A.PAYMENT, A.PAYMENT_UNDO), PAYMENT),
-    **dict.fromkeys((A.PRIZE_HANDOVER, A.PRIZE_HANDOVER_UNDO), HANDOVER),
-    **dict.fromkeys(
-        (A.ROUND_SEAT, A.ROUND_SWAP, A.ROUND_PUBLISH, A.ROUND_OPEN, A.ROUND_CLOSE, A.ROUND_REOPEN,
-         A.ROUND_DELETE, A.TOKEN_NEW), ROUND),
-    **dict.fromkeys((A.CLOCK_START, A.CLOCK_PAUSE, A.CLOCK_RESUME, A.CLOCK_RESET), CLOCK),
-    **dict.fromkeys(
-        (A.RESULT_SUBMIT, A.RESULT_CONFIRM, A.RESULT_PLAYER_CONFIRM, A.RESULT_DISPUTE, A.DISPUTE_RESOLVE),
-        RESULT,
-    ),
-    **dict.fromkeys((A.SERIES_CREATE, A.SERIES_UPDATE), SERIES),
-    **dict.fromkeys((A.TEAM_CREATE, A.TEAM_DELETE, A.TEAMS_SEPARATE), TEAM),
-}
-del A
 
 
 @dataclass(frozen=True)
@@ -277,11 +128,11 @@ class Display:
         self.players = players or Players()
 
     def line(self, entry: AuditEntry) -> AuditLine:
-        vocabulary = VOCABULARIES.get(entry.action, Vocabulary())
-        subject, implied = self._subject(vocabulary, entry.before, entry.after)
+        words = vocabulary(entry.action)
+        subject, implied = self._subject(words, entry.before, entry.after)
         return AuditLine(
             entry, _actor(entry), str(entry.get_action_display()), subject,
-            self.changes(vocabulary, entry.before, entry.after, implied=implied),
+            self.changes(words, entry.before, entry.after, implied=implied),
         )
 
     # -- what changed -------------------------------------------------------------------------------
@@ -332,14 +183,15 @@ class Display:
         for key, item in vocabulary.ordered(value.items()) if isinstance(value, dict) else [("", value)]:
             label = vocabulary.label(key) if key else ""
             path = f"{prefix}{NESTING}{label}" if prefix and label else (label or prefix)
-            if key == "rounds" and isinstance(item, dict):  # the seating plan: round number → tables
+            show = vocabulary.show(key)
+            if show is Show.PLAN and isinstance(item, dict):  # round number → tables
                 for number, tables in sorted(item.items(), key=lambda pair: _number_key(str(pair[0]))):
                     flat[gettext("Round %(number)s") % {"number": number}] = _Flat("tables", tables)
-            elif key == "prize_overrides" and isinstance(item, dict):  # start number → amount
+            elif show is Show.PRIZES and isinstance(item, dict):  # start number → amount
                 for number, cents in item.items():
                     player = self.players.label(int(number)) if str(number).isdigit() else str(number)
-                    flat[f"{path}{NESTING}{player}"] = _Flat("amount_cents", cents)
-            elif _is_player_list(item):
+                    flat[f"{path}{NESTING}{player}"] = _Flat(key, cents)
+            elif show is Show.PLAYERS and _is_player_list(item):
                 # The list's own key ("entries") adds nothing to "no. 14 Anna Müller".
                 for row in item:
                     rest = {k: v for k, v in row.items() if k != "start_number"}
@@ -393,20 +245,21 @@ class Display:
         if labels is not None and isinstance(value, str | list):
             values = value if isinstance(value, list) else [value]
             return gettext(", then ").join(str(labels.get(v, v) if isinstance(v, str) else v) for v in values)
-        if key == "cards" and isinstance(value, str):
+        show = vocabulary.show(key)
+        if show is Show.CARDS and isinstance(value, str):
             return localise_hand(value, get_language())
         if isinstance(value, bool):
             return YES if value else NO
-        if isinstance(value, int) and key.endswith("_cents"):
+        if show in (Show.MONEY, Show.PRIZES) and isinstance(value, int):
             return euros(value)
-        if isinstance(value, int) and key in vocabulary.durations:
+        if show is Show.DURATION and isinstance(value, int):
             return format_seconds(value)
         if isinstance(value, str):
             return _stored_text(vocabulary.model_field(key), value)
         if _is_seating(value):
             return self._seating(vocabulary, value)
         if isinstance(value, list):
-            if key == "players" and vocabulary.registration_ids:
+            if show is Show.REGISTRATIONS:
                 return SEPARATOR.join(sorted((self.players.start_number(v) for v in value), key=_number_key))
             return SEPARATOR.join(self.text(vocabulary, key, item) for item in value)
         if isinstance(value, dict):
@@ -467,6 +320,6 @@ def _stored_text(model_field: models.Field | None, value: str) -> str:
 def entry_changes(action: str, before: Any, after: Any, players: Players | None = None) -> list[Change]:
     """The diff of one recorded change, as the log page shows it."""
     display = Display(players)
-    vocabulary = VOCABULARIES.get(action, Vocabulary())
-    _subject, implied = display._subject(vocabulary, before, after)
-    return display.changes(vocabulary, before, after, implied=implied)
+    words = vocabulary(action)
+    _subject, implied = display._subject(words, before, after)
+    return display.changes(words, before, after, implied=implied)

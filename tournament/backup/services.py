@@ -28,6 +28,7 @@ from django.db import DatabaseError, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from engine.text import name_key, person_key
 from tournament.models import (
     Club,
     Player,
@@ -97,7 +98,8 @@ def _keep_timestamps(objects: list[models.Model], rows: list[dict[str, Any]]) ->
 
 def _club(row: dict[str, Any]) -> Club:
     name = " ".join(str(row["name"]).split())
-    return Club.objects.filter(name__iexact=name).first() or Club.objects.create(name=name)
+    found = Club.objects.filter(name_key=name_key(name)).order_by("pk").first()
+    return found or Club.objects.create(name=name)
 
 
 def _player(row: dict[str, Any], club: Club | None) -> Player:
@@ -108,9 +110,9 @@ def _player(row: dict[str, Any], club: Club | None) -> Player:
     values = _field_values(Player, row, {Club: {}}, {})
     values.pop("club_id", None)
     existing = Player.objects.filter(
-        first_name__iexact=values["first_name"], last_name__iexact=values["last_name"], club=club,
+        name_key=person_key(values["first_name"], values["last_name"]), club=club,
         birth_date=values.get("birth_date"), birth_year=values.get("birth_year"),
-    ).first()
+    ).order_by("pk").first()
     if existing is not None:
         return existing
     player = Player(**values, club=club)

@@ -19,7 +19,7 @@ from django.utils.translation import ngettext
 
 from engine.series import rule_problems
 from engine.standings import DEFAULT_TIEBREAKS
-from engine.text import TextError, has_forbidden
+from engine.text import TextError, has_forbidden, name_key
 from tournament.models import Club, Series, Team
 
 from ..players.forms import PlayerForm
@@ -161,11 +161,11 @@ def check_teams(data: dict[str, Any]) -> None:
                   "nothing was restored.") % {"max": max_name}
             )
         team = name[:60]
-        if name.casefold() in seen:
+        if name_key(name) in seen:  # the rule of team_create
             raise BackupError(
                 _("The backup has two teams named %(team)s; nothing was restored.") % {"team": team}
             )
-        seen.add(name.casefold())
+        seen.add(name_key(name))
         if not isinstance(row["members"], list):
             raise TypeError("members")
         members = list(dict.fromkeys(row["members"]))

@@ -9,7 +9,7 @@ from django.db.models import Count, Q, Sum
 
 from engine.numbers import parse_natural
 from engine.prizes import euros
-from engine.text import fold, matches, search_words
+from engine.text import fold, matches, person_key, search_words
 from tournament.models import Payment, PrizeHandover, Registration, Signup, Tournament
 
 from ..players.selectors import known_players
@@ -159,12 +159,13 @@ def desk(tournament: Tournament, user, query: str = "", *, limit: int = 60) -> D
             lines = [line for line in lines if line.start_number == number]
         else:
             lines = [line for line in lines if matches(query, line.first_name, line.last_name, line.club)]
-            taken = {(fold(line.first_name), fold(line.last_name)) for line in lines}
+            # Found by `matches` (folded), but the same person only by key: Michal is not Michael.
+            taken = {person_key(line.first_name, line.last_name) for line in lines}
             lines += [
                 DeskLine(DeskKind.KNOWN, p.pk, p.first_name, p.last_name, p.club_name)
                 for p in known_players(tournament, user)
                 if matches(query, p.first_name, p.last_name, p.club_name)
-                and (fold(p.first_name), fold(p.last_name)) not in taken
+                and p.name_key not in taken
             ]
     lines.sort(key=lambda line: (DESK_ORDER.index(line.kind), fold(line.last_name), fold(line.first_name)))
     return Desk(lines=lines[:limit], **figures)

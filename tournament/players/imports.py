@@ -18,7 +18,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from engine.numbers import NumberError, parse_int
-from engine.text import TextError, clean_text, forbidden
+from engine.text import TextError, clean_text, forbidden, name_key, person_key
 from tournament.models import Club, Player
 
 # Header spellings, compared after lower-casing and dropping everything but letters.
@@ -59,6 +59,11 @@ class ImportRow:
     @property
     def name(self) -> str:
         return f"{self.first_name} {self.last_name}"
+
+    @property
+    def identity(self) -> tuple[str, str]:
+        """Who the row is, as the database finds a person (name and club keys, `engine.text`)."""
+        return person_key(self.first_name, self.last_name), name_key(self.club)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -261,7 +266,7 @@ def rows_from_table(lines: list[tuple[int, list[Any]]]) -> ImportResult:
                 )
             )
             continue
-        identity = (first.lower(), last.lower(), club.lower())
+        identity = row.identity
         if identity in seen:
             result.errors.append(
                 ImportProblem(

@@ -41,11 +41,13 @@ def known_players(tournament: Tournament, user) -> list:
         .order_by("club__name", "last_name", "first_name")
     )
 
-def registered_keys(tournament: Tournament) -> set[tuple[str, str, str]]:
-    """(first name, last name, club), case-folded, of everyone registered: an import skips them."""
+
+def registered_keys(tournament: Tournament) -> set[tuple[str, str]]:
+    """(person key, club key) of everyone registered, as `ImportRow.identity`: an import skips them."""
     return {
-        (p.first_name.casefold(), p.last_name.casefold(), p.club_name.casefold())
-        for p in Player.objects.filter(registrations__tournament=tournament).select_related("club")
+        (person, club or "")
+        for person, club in Player.objects.filter(registrations__tournament=tournament)
+        .values_list("name_key", "club__name_key")
     }
 
 

@@ -24,6 +24,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
+from engine.text import name_key, person_key
 from tournament.models import Club, Player, Registration, Round, Seat, Tournament
 from tournament.players.imports import ImportRow
 
@@ -35,7 +36,7 @@ def club_get_or_create(name: str) -> Club | None:
     name = " ".join(name.split())
     if not name:
         return None
-    club = Club.objects.filter(name__iexact=name).first()
+    club = Club.objects.filter(name_key=name_key(name)).order_by("pk").first()
     if club is None:
         club = Club(name=name)
         club.full_clean(validate_unique=False)  # e.g. a name longer than the column
@@ -107,7 +108,8 @@ def player_find_or_create(
     birth_year: int | None = None, tournament: Tournament | None = None, user=None,
     member: bool | None = None,
 ) -> Player:
-    """A player typed again (same name and club) is the same person: their record is reused.
+    """A player typed again (same name and club, as `engine.text.person_key` compares names: "Müller"
+    is "MÜLLER" and "Mueller") is the same person: their record is reused.
 
     Birth data (and a membership given, `member`; None leaves it as it is) typed for a found record
     changes it only by the module's rule (`_player_change`)."""
@@ -115,9 +117,8 @@ def player_find_or_create(
     club = club_get_or_create(club_name)
     if birth_date and not birth_year:
         birth_year = birth_date.year
-    player = Player.objects.filter(
-        first_name__iexact=first_name, last_name__iexact=last_name, club=club
-    ).first()
+    same = Player.objects.filter(name_key=person_key(first_name, last_name), club=club)
+    player = same.order_by("pk").first()
     if player is None:
         player = Player(
             first_name=first_name, last_name=last_name, club=club,

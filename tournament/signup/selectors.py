@@ -10,6 +10,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
+from engine.text import name_key, person_key
 from tournament.models import Round, Signup, Tournament
 
 
@@ -60,10 +61,9 @@ def waiting_position(signup: Signup) -> int | None:
     return signup.tournament.signups.filter(status=Signup.Status.WAITING, queue__lt=signup.queue).count() + 1
 
 
-def duplicate_key(signup: Signup) -> tuple[str, str, str, int]:
-    return (
-        signup.first_name.casefold(), signup.last_name.casefold(), signup.club.casefold(), signup.birth_year
-    )
+def duplicate_key(signup: Signup) -> tuple[str, str, int]:
+    """The same person as the players' records compare them (`engine.text`), and the same year."""
+    return person_key(signup.first_name, signup.last_name), name_key(signup.club), signup.birth_year
 
 
 def signup_list(tournament: Tournament) -> list[Signup]:

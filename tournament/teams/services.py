@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from engine.text import name_key
 from tournament.models import Registration, Team, Tournament
 
 from ..audit.actions import AuditAction
@@ -36,7 +37,10 @@ def team_create(*, tournament: Tournament, user, name: str, members: Sequence[Re
         raise ValidationError(
             _("%(name)s is already in a team.") % {"name": taken.player.name}, code="team_member_taken"
         )
-    if Team.objects.filter(tournament=tournament, name__iexact=name).exists():
+    # The same name as `engine.text.name_key` compares it ("Die Füchse" is "DIE FUECHSE") on every database;
+    # a tournament has a handful of teams, read under the tournament's lock.
+    names = Team.objects.filter(tournament=tournament).values_list("name", flat=True)
+    if name_key(name) in {name_key(other) for other in names}:
         raise ValidationError(_("A team of that name exists already."), code="team_name_taken")
     team = Team(tournament=tournament, name=name)
     team.full_clean()

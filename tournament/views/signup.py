@@ -16,6 +16,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views import View
 
+from engine.text import person_key
 from tournament import ratelimit
 from tournament.qr import absolute_url
 from tournament.signup import selectors
@@ -38,7 +39,7 @@ def signups_per_name() -> int:
 def name_key(tournament_pk: int, first_name: str, last_name: str) -> str:
     """The rate limit's key of one name in one tournament: hashed (no name is kept in the counts) and
     the same however it is spelled in case or spacing."""
-    name = " ".join(f"{first_name} {last_name}".casefold().split())
+    name = person_key(first_name, last_name)
     return f"signup-name:{tournament_pk}:{hashlib.sha256(name.encode()).hexdigest()[:32]}"
 
 

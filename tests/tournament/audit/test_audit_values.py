@@ -10,7 +10,8 @@ from django.urls import reverse
 from tests.factories import PlayerFactory, RegistrationFactory, RoundFactory, TableFactory
 from tests.tournament.conftest import report_data
 from tournament.audit.actions import AuditAction
-from tournament.audit.display import NESTING, NO, VOCABULARIES, YES, entry_changes
+from tournament.audit.display import NESTING, NO, YES, entry_changes
+from tournament.audit.vocabulary import VOCABULARIES
 from tournament.models import AuditEntry, Round, Submission
 from tournament.results.forms import ResultForm
 from tournament.results.services import result_confirm, result_submit

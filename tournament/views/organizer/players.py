@@ -224,11 +224,7 @@ class PlayersImportView(UploadLimitMixin, OrganizerPage):
         upload = form.cleaned_data["file"]
         result = parse_upload(upload.name, upload.read())
         registered = registered_keys(self.tournament)
-        new_rows = [
-            r
-            for r in result.rows
-            if (r.first_name.casefold(), r.last_name.casefold(), r.club.casefold()) not in registered
-        ]
+        new_rows = [r for r in result.rows if r.identity not in registered]
         return self.render_to_response(
             self.get_context_data(
                 form=form,
