@@ -75,7 +75,8 @@ from __future__ import annotations
 
 from engine.seating.base import Round, SeatingError, SeatingPlayer
 from engine.seating.costs import SeatingReport, lower_bound_repeats, schedule_stats, seating_report
-from engine.seating.plan import plan_schedule, seat_round
+from engine.seating.plan import plan_schedule, plan_to_follow, seat_round
+from engine.seating.stored import StoredPlan
 from engine.seating.tables import TableFill, table_plan
 
 __all__ = [
@@ -83,9 +84,11 @@ __all__ = [
     "SeatingError",
     "SeatingPlayer",
     "SeatingReport",
+    "StoredPlan",
     "TableFill",
     "lower_bound_repeats",
     "plan_schedule",
+    "plan_to_follow",
     "schedule_stats",
     "seat_round",
     "seating_report",
