@@ -76,10 +76,11 @@ from __future__ import annotations
 from engine.seating.base import Round, SeatingError, SeatingPlayer
 from engine.seating.costs import SeatingReport, lower_bound_repeats, schedule_stats, seating_report
 from engine.seating.plan import plan_schedule, plan_to_follow, seat_round
-from engine.seating.stored import StoredPlan
+from engine.seating.stored import PlanKind, StoredPlan
 from engine.seating.tables import TableFill, table_plan
 
 __all__ = [
+    "PlanKind",
     "Round",
     "SeatingError",
     "SeatingPlayer",

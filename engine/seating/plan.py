@@ -21,7 +21,7 @@ from engine.seating.exact import tight_cap, tight_plan
 from engine.seating.order import _order_seats
 from engine.seating.search import _Search
 from engine.seating.state import _Context, _count_odd, _random_round
-from engine.seating.stored import StoredPlan
+from engine.seating.stored import PlanKind, StoredPlan
 
 # Search budgets, in move evaluations (deterministic, independent of machine speed).  One evaluation is
 # the cost change of one candidate swap; this machine does about five million a second (a move counts
@@ -257,7 +257,7 @@ def plan_to_follow(
         return None
     since = _clean_since(ctx) or (1 if ctx.has_teams else 0)
     if (
-        current is not None and current.kind == "followed" and list(current.players) == ctx.ids
+        current is not None and current.kind == PlanKind.FOLLOWED and list(current.players) == ctx.ids
         and list(current.sizes) == ctx.sizes and current.last_round == n_rounds
     ):
         if current.from_round == 1 and since == 0 and (h > 1 or current.seed == seed):
@@ -271,7 +271,7 @@ def plan_to_follow(
     base = [[list(t) for t in rnd] for rnd in history[:since]]
     rounds = _plan_after(sorted(players, key=lambda p: p.id), base, ctx.sizes, n_rounds, preferred, effort)
     return StoredPlan.build(
-        kind="followed", players=ctx.ids, sizes=ctx.sizes, seed=seed, from_round=since + 1,
+        kind=PlanKind.FOLLOWED, players=ctx.ids, sizes=ctx.sizes, seed=seed, from_round=since + 1,
         rounds=[ctx.to_ids(rnd) for rnd in rounds],
     )
 
@@ -292,7 +292,7 @@ def _canonical_plan(
     inverse = {x: p for p, x in enumerate(assign)}
     rounds = [[[ctx.ids[inverse[x]] for x in t] for t in rnd] for rnd in plan]
     return StoredPlan.build(
-        kind="followed", players=ctx.ids, sizes=ctx.sizes, seed=seed, from_round=1, rounds=rounds
+        kind=PlanKind.FOLLOWED, players=ctx.ids, sizes=ctx.sizes, seed=seed, from_round=1, rounds=rounds
     )
 
 

@@ -7,12 +7,17 @@ so two app servers seat the next round identically and no worker has to remember
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from enum import StrEnum
+from typing import Any
 
 from engine.seating.base import SeatingError
 
-PlanKind = Literal["all", "followed"]
-KINDS: tuple[PlanKind, ...] = ("all", "followed")
+
+class PlanKind(StrEnum):
+    """Who a stored plan is for."""
+
+    ALL = "all"  # the organizer planned every remaining round (start cards list them)
+    FOLLOWED = "followed"  # round by round follows it (made at round 2, or after a change of the field)
 
 
 @dataclass(frozen=True)
@@ -20,8 +25,7 @@ class StoredPlan:
     """Planned rounds ``from_round`` .. ``from_round + len(rounds) - 1``, each a tuple of tables of
     player ids in seat order.
 
-    ``kind``: "all", the organizer planned every remaining round (start cards list them); "followed",
-    the plan round by round follows (made at round 2, or after a change of the field).  ``players``
+    ``kind``: see :class:`PlanKind`.  ``players``
     (sorted ids) and ``sizes`` are the field the plan was made for: another field does not follow it.
     ``seed``: the seed the plan was drawn with (a redraw of the round that made it draws another)."""
 
@@ -33,7 +37,7 @@ class StoredPlan:
     rounds: tuple[tuple[tuple[int, ...], ...], ...]
 
     def __post_init__(self) -> None:
-        if self.kind not in KINDS:
+        if self.kind not in set(PlanKind):
             raise SeatingError(f"unknown plan kind {self.kind!r}")
         if self.from_round < 1:
             raise SeatingError("a plan starts at round 1 or later")
@@ -54,7 +58,7 @@ class StoredPlan:
     def to_json(self) -> dict[str, Any]:
         """Plain JSON data (lists and numbers); ``from_json`` reads it back equal."""
         return {
-            "kind": self.kind,
+            "kind": str(self.kind),
             "players": list(self.players),
             "sizes": list(self.sizes),
             "seed": self.seed,
@@ -65,7 +69,7 @@ class StoredPlan:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> StoredPlan:
         return cls(
-            kind=data["kind"],
+            kind=PlanKind(data["kind"]),
             players=tuple(int(p) for p in data["players"]),
             sizes=tuple(int(s) for s in data["sizes"]),
             seed=int(data["seed"]),
@@ -77,7 +81,7 @@ class StoredPlan:
     def build(
         cls,
         *,
-        kind: PlanKind,
+        kind: PlanKind | str,
         players: list[int] | tuple[int, ...],
         sizes: list[int] | tuple[int, ...],
         seed: int,
@@ -86,7 +90,7 @@ class StoredPlan:
     ) -> StoredPlan:
         """A plan from lists (as the engine makes them), players sorted."""
         return cls(
-            kind=kind,
+            kind=PlanKind(kind),
             players=tuple(sorted(players)),
             sizes=tuple(sizes),
             seed=seed,
