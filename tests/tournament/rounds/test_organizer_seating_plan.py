@@ -7,8 +7,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import RegistrationFactory, UserFactory, play_round
-from tournament.models import Registration
-from tournament.models import SeatingPlan
+from tournament.models import Registration, SeatingPlan
 from tournament.players.services import registration_check_in, registration_withdraw
 from tournament.rounds.selectors import seating_plan
 from tournament.rounds.services import seating_plan_create
