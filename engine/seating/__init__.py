@@ -75,7 +75,7 @@ from __future__ import annotations
 
 from engine.seating.base import Round, SeatingError, SeatingPlayer
 from engine.seating.costs import SeatingReport, lower_bound_repeats, schedule_stats, seating_report
-from engine.seating.plan import plan_schedule, plan_to_follow, seat_round
+from engine.seating.plan import plan_schedule, plan_to_follow, seat_following, seat_round
 from engine.seating.stored import PlanKind, StoredPlan
 from engine.seating.tables import TableFill, table_plan
 
@@ -91,6 +91,7 @@ __all__ = [
     "plan_schedule",
     "plan_to_follow",
     "schedule_stats",
+    "seat_following",
     "seat_round",
     "seating_report",
     "table_plan",

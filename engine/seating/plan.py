@@ -276,6 +276,31 @@ def plan_to_follow(
     )
 
 
+def seat_following(
+    players: Sequence[SeatingPlayer],
+    history: Sequence[Round],
+    sizes: Sequence[int],
+    *,
+    seed: int,
+    n_rounds: int,
+    plan: StoredPlan | None,
+    separate_clubs: bool | None = None,
+    preferred: int | None = None,
+    effort: float = 1.0,
+) -> tuple[Round, StoredPlan | None]:
+    """The next round as the app seats it round by round: the plan to follow is ``plan`` (the stored
+    one) or the one :func:`plan_to_follow` makes, and the round is seated from it.  (The round, the plan
+    to store: ``plan`` itself while it is followed.)"""
+    followed = plan_to_follow(
+        players, history, sizes, n_rounds, seed=seed, current=plan, preferred=preferred, effort=effort
+    ) if history else None
+    rnd = seat_round(
+        players, history, sizes, seed=seed, separate_clubs=separate_clubs, preferred=preferred,
+        n_rounds=n_rounds, effort=effort, plan=followed,
+    )
+    return rnd, followed
+
+
 def _canonical_plan(
     ctx: _Context, n_rounds: int, preferred: int | None, seed: int, effort: float
 ) -> StoredPlan | None:

@@ -140,26 +140,14 @@ def _next_tables(
     clubs = tournament.separate_clubs and number == 1
     players = selectors.seating_players(regs, teams, clubs=clubs)
     history = selectors.seating_history(tournament, before_round=number)
-    followed = None
-    if number > 1:
-        current = stored if stored is not None and stored.kind == PlanKind.FOLLOWED else None
-        followed = seating.plan_to_follow(
-            players, history, sizes, tournament.rounds_total, seed=seed, current=current,
-            preferred=tournament.table_size, effort=settings.SEATING_EFFORT,
-        )
-        if followed != stored and (followed is not None or current is not None):
-            store_plan(tournament=tournament, plan=followed)
-    return seating.seat_round(
-        players,
-        history,
-        sizes,
-        seed=seed,
-        separate_clubs=clubs,
-        preferred=tournament.table_size,
-        n_rounds=tournament.rounds_total,
-        effort=settings.SEATING_EFFORT,
-        plan=followed,
+    stored_followed = stored if stored is not None and stored.kind == PlanKind.FOLLOWED else None
+    tables, followed = seating.seat_following(
+        players, history, sizes, seed=seed, n_rounds=tournament.rounds_total, plan=stored_followed,
+        separate_clubs=clubs, preferred=tournament.table_size, effort=settings.SEATING_EFFORT,
     )
+    if followed != stored_followed:
+        store_plan(tournament=tournament, plan=followed)
+    return tables
 
 
 @transaction.atomic
