@@ -2,8 +2,8 @@
 
 Run as ``python bench/seating.py`` (the whole grid, 3 to 4 minutes on one core) or
 ``python bench/seating.py --quick`` (every 8th instance).  For every instance it seats all rounds round
-by round (``seat_round`` once per round with the history and ``n_rounds``, as the app does, seeds 1, 2,
-...) and as a whole plan (``plan_schedule``, seed 1), and prints
+by round (``seat_following`` once per round with the history, ``n_rounds`` and the plan it follows,
+as the app does, seeds 1, 2, ...) and as a whole plan (``plan_schedule``, seed 1), and prints
 
 * the instance: players, rounds, preferred table size, fill and the table plan, e.g. 5x4+1x3;
 * bound: the counting lower bound on repeated pairs; best: the best-known value from
@@ -39,6 +39,7 @@ from engine.seating import (
     lower_bound_repeats,
     plan_schedule,
     schedule_stats,
+    seat_following,
     seat_round,
     table_plan,
 )
@@ -96,17 +97,19 @@ def field(n: int) -> list[SeatingPlayer]:
 
 
 def by_round(n: int, rounds: int, preferred: int, fill: str, seed: int = 1, effort: int = 1):
-    """The schedule seated round by round, as the app does, and the seconds it took."""
+    """The schedule seated round by round, as the app does (the plan it follows kept between rounds, as
+    the app stores it), and the seconds it took."""
     sizes = sizes_for(n, preferred, fill)
     players = field(n)
     t0 = time.perf_counter()
     hist: list = []
+    plan = None
     for r in range(rounds):
-        hist.append(
-            seat_round(
-                players, hist, sizes, seed=seed + r, preferred=preferred, n_rounds=rounds, effort=effort
-            )
+        rnd, plan = seat_following(
+            players, hist, sizes, seed=seed + r, plan=plan, preferred=preferred, n_rounds=rounds,
+            effort=effort,
         )
+        hist.append(rnd)
     return hist, time.perf_counter() - t0
 
 
@@ -201,12 +204,13 @@ def timing() -> None:
     seat_round(players, hist, sizes, seed=8, n_rounds=6)
     print(f"seat_round, 200 players, round 6 of 6: {time.perf_counter() - t0:.2f} s")
     t0 = time.perf_counter()
-    seat_round(players, hist[:1], sizes, seed=8, n_rounds=10)
-    print(f"seat_round, 200 players, round 2 of 10: {time.perf_counter() - t0:.2f} s")
-    hist, slowest = [], 0.0
+    seat_following(players, hist[:1], sizes, seed=8, plan=None, n_rounds=10)
+    print(f"seat_round, 200 players, round 2 of 10 (making the plan): {time.perf_counter() - t0:.2f} s")
+    hist, slowest, plan = [], 0.0, None
     for r in range(10):
         t0 = time.perf_counter()
-        hist.append(seat_round(players, hist, sizes, seed=r + 1, n_rounds=10))
+        rnd, plan = seat_following(players, hist, sizes, seed=r + 1, plan=plan, n_rounds=10)
+        hist.append(rnd)
         slowest = max(slowest, time.perf_counter() - t0)
     print(f"seat_round, 200 players, 10 rounds one after the other: slowest round {slowest:.2f} s")
     n = 400

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from seating import sizes_for
 
-from engine.seating import SeatingError, SeatingPlayer, plan_schedule, schedule_stats, seat_round
+from engine.seating import SeatingError, SeatingPlayer, plan_schedule, schedule_stats, seat_following
 
 
 def cases(count: int, seed: int = 7) -> list[tuple[int, int, int, int, int, int, str]]:
@@ -64,9 +64,10 @@ def run(
     seated = None
     if by_round:
         rounds_seated = list(history)
+        followed = None  # (the rounds before were planned all at once: no plan to follow yet)
         for r in range(played, rounds):
-            nxt = seat_round(active, rounds_seated, sizes, seed=seed + 3 + r, preferred=preferred,
-                             n_rounds=rounds)  # fmt: skip
+            nxt, followed = seat_following(active, rounds_seated, sizes, seed=seed + 3 + r, plan=followed,
+                                           preferred=preferred, n_rounds=rounds)  # fmt: skip
             rounds_seated.append(nxt)
         seated = schedule_stats(rounds_seated, preferred).repeated_pairs
     return repeats[0], repeats[1], seconds, seated

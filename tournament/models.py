@@ -22,7 +22,7 @@ from engine import text as engine_text
 from engine.prizes import PotBasis, SharedPlaces, TableKind
 from engine.rankings import Gender, GroupValue
 from engine.scoring import EndRule, ScoringFormat
-from engine.seating import TableFill
+from engine.seating import PlanKind, TableFill
 from engine.series import DEFAULT_SEASON_TIEBREAKS, SeasonPoints
 from engine.standings import MissedRoundPolicy
 
@@ -209,8 +209,6 @@ class Tournament(models.Model):
                     "warnings needs no organizer click."),
     )
     public = models.BooleanField(_("public page switched on"), default=False)
-    # With plan_all_rounds: {"players": [ids], "sizes": [...], "seed": n, "rounds": {"<number>": tables}}.
-    seating_plan = models.JSONField(default=dict, blank=True, editable=False)
     logo = models.ImageField(_("club logo for certificates"), upload_to="logos/", blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     signup_open = models.BooleanField(_("public sign-up switched on"), default=False)
@@ -345,6 +343,36 @@ class Round(models.Model):
     def accepts_captain_results(self) -> bool:
         """The tables may report from their phones: only while the round is open for results."""
         return self.status == self.Status.OPEN
+
+
+class SeatingPlan(models.Model):
+    """The tournament's stored seating plan (`engine.seating.StoredPlan`, owned by `rounds`): the plan of
+    all rounds the organizer made, or the plan round by round follows. Stored when it is made, so every
+    request, in any server process, reads the same plan and seats the next round the same."""
+
+    KIND_CHOICES = engine_choices(PlanKind, {
+        PlanKind.ALL: _("all rounds planned"),
+        PlanKind.FOLLOWED: _("plan followed round by round"),
+    })
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="stored_plan")
+    kind = models.CharField(_("kind"), max_length=10, choices=KIND_CHOICES)
+    players = models.JSONField(_("players"), default=list)  # registration ids, sorted
+    sizes = models.JSONField(_("table sizes"), default=list)
+    seed = models.BigIntegerField(_("seating seed"))
+    from_round = models.PositiveSmallIntegerField(_("first planned round"))
+    rounds = models.JSONField(_("rounds"), default=list)  # from from_round on: tables of registration ids
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("seating plan")
+        verbose_name_plural = _("seating plans")
+        constraints = [
+            models.CheckConstraint(condition=Q(from_round__gte=1), name="plan_from_round_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament.name}: {self.get_kind_display()}"
 
 
 def new_table_token() -> str:

@@ -45,9 +45,11 @@ from its best schedule with a few random swaps.  A plan is searched from several
 move evaluations; the search stops early at a lower bound (the meetings so far, and the new ones given
 to the pairs where they cost least); where the best plan still makes a pair meet three times and that
 bound does not, a new search over it gets a quarter of the budget more (a re-plan's repair as well).
-In fields up to 200 players, ``seat_round`` follows one whole plan from round 2 on (made at round 2 from
-a fixed seed, renamed by round 1; with teams, a plan of the rounds after round 1 made with them) while
-the rounds played are its beginning, and after a change of the field one plan of the rounds after it.
+In fields up to 200 players, ``seat_round`` follows one whole plan from round 2 on (``plan_to_follow``
+makes it at round 2 from a fixed seed, renamed by round 1; with teams, a plan of the rounds after round 1
+made with them; the caller stores it as a :class:`~engine.seating.stored.StoredPlan` and passes it to
+every later round) while the rounds played are its beginning, and after a change of the field one plan
+of the rounds after it.
 Otherwise it plans the round together with all remaining rounds and keeps only the round; with a clean
 history (everybody played every round at today's table sizes) it first searches the whole tournament
 with the history rounds loosened (changing them costs a little per pair of a history table broken up,
@@ -68,25 +70,31 @@ odd spread, reports, lower bound), :mod:`~engine.seating.state` (players as indi
 :mod:`~engine.seating.search` (the tabu search), :mod:`~engine.seating.exact` (the exact search for
 formats without slack), :mod:`~engine.seating.designs` (shipped designs and prefix matching),
 :mod:`~engine.seating.order` (seat order), :mod:`~engine.seating.plan` (seat_round, plan_schedule,
-re-planning).
+re-planning, the plan round by round follows), :mod:`~engine.seating.stored` (the stored plan and its
+one serialiser).
 """
 
 from __future__ import annotations
 
 from engine.seating.base import Round, SeatingError, SeatingPlayer
 from engine.seating.costs import SeatingReport, lower_bound_repeats, schedule_stats, seating_report
-from engine.seating.plan import plan_schedule, seat_round
+from engine.seating.plan import plan_schedule, plan_to_follow, seat_following, seat_round
+from engine.seating.stored import PlanKind, StoredPlan
 from engine.seating.tables import TableFill, table_plan
 
 __all__ = [
+    "PlanKind",
     "Round",
     "SeatingError",
     "SeatingPlayer",
     "SeatingReport",
+    "StoredPlan",
     "TableFill",
     "lower_bound_repeats",
     "plan_schedule",
+    "plan_to_follow",
     "schedule_stats",
+    "seat_following",
     "seat_round",
     "seating_report",
     "table_plan",

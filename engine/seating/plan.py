@@ -5,7 +5,6 @@ See docs/rules.md §4.
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Sequence
 
@@ -22,6 +21,7 @@ from engine.seating.exact import tight_cap, tight_plan
 from engine.seating.order import _order_seats
 from engine.seating.search import _Search
 from engine.seating.state import _Context, _count_odd, _random_round
+from engine.seating.stored import PlanKind, StoredPlan
 
 # Search budgets, in move evaluations (deterministic, independent of machine speed).  One evaluation is
 # the cost change of one candidate swap; this machine does about five million a second (a move counts
@@ -46,15 +46,13 @@ _STARTS = 4  # independent starts (each with its own odd-table roles) racing for
 # most, and a start ends when it stalls, often a few swaps away from a plan without one (40 players
 # at tables of 6, seeds 1 to 24: 3 plans with one, now none, two of them also with fewer repeats)
 _THIRD_MEETING_SHARE = 4  # a quarter
-# seat_round continues one whole plan in fields up to this size, the biggest the app is made for
-# (round 2 makes it: up to about 2 s in the hardest formats, where each round searched after a fixed
-# history had 72 repeats against 57 over 9 rounds of 58 players at tables of 6, 36 against 13 over 10
-# rounds of 84; with the limit at 120 players, 122 to 147 at tables of 6 and 7 over 9 or 10 rounds had
-# 1 to 3 repeats, none now); bigger fields are seated round after round
+# round by round follows one stored plan (plan_to_follow) in fields up to this size, the biggest the app
+# is made for: a round searched after a fixed history only repairs it (docs/performance.md, "The plan
+# round by round follows"); bigger fields are seated round after round
 _CANONICAL_UP_TO = 200
 _CANONICAL_SEED = 0x5EA7_0000
-# round 2 renames the canonical plan in one of this many ways, drawn by its seed (a redraw of round 2
-# gives other tables); a later round tries them all, a check of the rounds since for each
+# round 2 renames the canonical plan in one of this many ways, drawn by its seed, so that a redraw of
+# round 2 gives other tables; the plan is stored renamed, so later rounds need no renaming
 _RENAMINGS = 8
 _SOFT = 4  # seat_round: cost of breaking up a pair of a history table while planning (a repeat: 10)
 _SOFT_STAGES = (2, 6, 20, 60)
@@ -175,6 +173,7 @@ def seat_round(
     preferred: int | None = None,
     n_rounds: int | None = None,
     effort: float = 1.0,
+    plan: StoredPlan | None = None,
 ) -> Round:
     """The next round: tables in the order of ``sizes``, each a list of player ids in seat order.
 
@@ -184,6 +183,8 @@ def seat_round(
     tournament; this round is then planned together with all remaining rounds (only this one is
     returned), so that it leaves them good seatings.  ``effort`` multiplies the search budget (the
     best-known computation in ``bench/`` raises it; the app takes ``SEATING_EFFORT``, 1 by default).
+    ``plan``: the plan round by round follows (:func:`plan_to_follow`): its next round is taken while
+    the rounds played since its start are its beginning; otherwise the round is searched.
     """
     ctx = _Context(players, history, sizes, preferred)
     rng = random.Random(seed)
@@ -197,10 +198,12 @@ def seat_round(
             rnd = cont[0]
     ahead = _LOOKAHEAD if n_rounds is None else max(0, n_rounds - len(ctx.history) - 1)
     budget = _budget(_ROUND_BUDGET, ctx.n, effort)
-    if rnd is None and not separate_clubs and n_rounds is not None and ctx.history:
-        rnd = _from_canonical_plan(ctx, n_rounds, preferred, rng, effort)
-        if rnd is None:
-            rnd = _from_plan_since_change(ctx, players, history, n_rounds, preferred, effort)
+    if rnd is None and not separate_clubs and plan is not None and ctx.history:
+        rnd = _follow(ctx, plan)
+        if rnd is not None and plan.from_round == 1 and len(ctx.history) == 1:
+            # plan_to_follow drew the renaming from this seed first; the seat order draws after it,
+            # as a seating from the same inputs always did
+            rng.randrange(_RENAMINGS)
     if rnd is None and (ahead == 0 or not (ctx.history or ctx.has_teams)):
         # the last round, or round 1 without teams (without clubs, every first round is as good as any
         # other); with teams, who sits at the odd tables in round 1 decides whether the later rounds
@@ -223,60 +226,126 @@ def seat_round(
     return ctx.to_ids(_order_seats(ctx, rnd, rng))
 
 
-@functools.lru_cache(maxsize=8)
+def plan_to_follow(
+    players: Sequence[SeatingPlayer],
+    history: Sequence[Round],
+    sizes: Sequence[int],
+    n_rounds: int,
+    *,
+    seed: int,
+    current: StoredPlan | None = None,
+    preferred: int | None = None,
+    effort: float = 1.0,
+) -> StoredPlan | None:
+    """The plan that round ``len(history) + 1``, seated round by round with ``seed``, follows in fields
+    up to ``_CANONICAL_UP_TO`` players: ``current`` (the stored one) while it is the plan these rounds
+    would make, else a new one to store; None where no plan is followed (round 1, bigger fields).
+
+    Round 2 makes one whole plan (the canonical plan: fixed seed, renamed to fit round 1, ``seed``
+    drawing one of ``_RENAMINGS`` renamings, so a redraw of round 2 mostly gives other tables).  After a
+    change of the field (withdrawals, arrivals), and with teams (which the canonical plan knows nothing
+    of) from round 2 on, one plan of the rounds after the last round with another field, made from the
+    rounds until then and not from a seed: a redraw of one of its rounds gives the same tables.
+
+    Round by round, every round then comes from one whole plan, which the search makes much better than
+    rounds fitted one after the other into a fixed history (the history is fixed, so a search after it
+    only repairs; the plan was made with all rounds free).  The plan is stored, so the later rounds
+    (in any server process) read it instead of making it again."""
+    ctx = _Context(players, history, sizes, preferred)
+    h = len(ctx.history)
+    if h == 0 or ctx.n > _CANONICAL_UP_TO or h >= n_rounds:
+        return None
+    since = _clean_since(ctx) or (1 if ctx.has_teams else 0)
+    if (
+        current is not None and current.kind == PlanKind.FOLLOWED and list(current.players) == ctx.ids
+        and list(current.sizes) == ctx.sizes and current.last_round == n_rounds
+    ):
+        if current.from_round == 1 and since == 0 and (h > 1 or current.seed == seed):
+            return current  # the canonical plan, renamed by round 2's seed
+        if current.from_round == since + 1 and since > 0:
+            return current  # the plan after the change: made from the rounds until it, no seed
+    if since == 0:
+        return _canonical_plan(ctx, n_rounds, preferred, seed, effort) if h == 1 else None
+    if since >= n_rounds:
+        return None
+    base = [[list(t) for t in rnd] for rnd in history[:since]]
+    rounds = _plan_after(sorted(players, key=lambda p: p.id), base, ctx.sizes, n_rounds, preferred, effort)
+    return StoredPlan.build(
+        kind=PlanKind.FOLLOWED, players=ctx.ids, sizes=ctx.sizes, seed=seed, from_round=since + 1,
+        rounds=[ctx.to_ids(rnd) for rnd in rounds],
+    )
+
+
+def seat_following(
+    players: Sequence[SeatingPlayer],
+    history: Sequence[Round],
+    sizes: Sequence[int],
+    *,
+    seed: int,
+    n_rounds: int,
+    plan: StoredPlan | None,
+    separate_clubs: bool | None = None,
+    preferred: int | None = None,
+    effort: float = 1.0,
+) -> tuple[Round, StoredPlan | None]:
+    """The next round as the app seats it round by round: the plan to follow is ``plan`` (the stored
+    one) or the one :func:`plan_to_follow` makes, and the round is seated from it.  (The round, the plan
+    to store: ``plan`` itself while it is followed.)"""
+    followed = plan_to_follow(
+        players, history, sizes, n_rounds, seed=seed, current=plan, preferred=preferred, effort=effort
+    ) if history else None
+    rnd = seat_round(
+        players, history, sizes, seed=seed, separate_clubs=separate_clubs, preferred=preferred,
+        n_rounds=n_rounds, effort=effort, plan=followed,
+    )
+    return rnd, followed
+
+
 def _canonical_plan(
-    n: int, sizes: tuple[int, ...], n_rounds: int, preferred: int | None, effort: float
-) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """The whole-tournament plan for ``n`` players as indices, from a fixed seed: the same in every call,
-    so that round after round, ``seat_round`` can recognise the rounds played so far as its beginning.
-    Kept for a few formats, so that the rounds after the first cost little in the same process."""
-    ctx = _Context([SeatingPlayer(i) for i in range(n)], [], sizes, preferred)
-    return _followed_plan(ctx, n_rounds, random.Random(_CANONICAL_SEED + n), effort)
+    ctx: _Context, n_rounds: int, preferred: int | None, seed: int, effort: float
+) -> StoredPlan | None:
+    """The whole-tournament plan for the ``n`` players of ``ctx``, made from a fixed seed, with its
+    players renamed so that its round 1 is the round 1 played (``ctx`` holds it): one of ``_RENAMINGS``
+    renamings, drawn by ``seed``.  None when round 1 does not fit the plan's first round."""
+    n = ctx.n
+    blank = _Context([SeatingPlayer(i) for i in range(n)], [], ctx.sizes, preferred)
+    plan = _followed_plan(blank, n_rounds, random.Random(_CANONICAL_SEED + n), effort)
+    renaming = random.Random(seed).randrange(_RENAMINGS)
+    assign = _first_round_map(ctx.history[0], _renamed(plan[0], renaming), n)
+    if assign is None:
+        return None
+    inverse = {x: p for p, x in enumerate(assign)}
+    rounds = [[[ctx.ids[inverse[x]] for x in t] for t in rnd] for rnd in plan]
+    return StoredPlan.build(
+        kind=PlanKind.FOLLOWED, players=ctx.ids, sizes=ctx.sizes, seed=seed, from_round=1, rounds=rounds
+    )
 
 
 def _followed_plan(
     ctx: _Context, n_rounds: int, rng: random.Random, effort: float
 ) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """A plan of the rounds after the history of ``ctx`` that round by round follows: it serves each
-    of them, so it gets a whole plan's budget however few rounds are left (round 2, which makes the
-    canonical plan, takes up to about 2 s).  With the round budgets of those rounds, the rounds after a
-    late change of the field were weaker than a fresh plan of them (54 players at tables of 5 and 6,
-    one gone and one arrived after round 7 of 10: 82 repeats against 78, now 75)."""
+    of them, so it gets a whole plan's budget however few rounds are left (docs/performance.md, "The
+    plan round by round follows")."""
     budget = _budget(_PLAN_BUDGET, ctx.n, effort)
     fixed, free = _fresh_plan(ctx, n_rounds, rng, budget, effort)
     return tuple(tuple(tuple(t) for t in rnd) for rnd in [*fixed, *free])
 
 
-def _from_canonical_plan(
-    ctx: _Context, n_rounds: int, preferred: int | None, rng: random.Random, effort: float
-) -> list[list[int]] | None:
-    """In fields up to ``_CANONICAL_UP_TO`` players: when the history is the beginning of the canonical
-    plan, its next round.  Round 1 (seated for the clubs; any round 1 is as good a beginning) and one of
-    ``_RENAMINGS`` renamings, drawn by round 2's seed, map the plan's players onto the field; each later
-    call tries them all and only checks the rounds since.  A search for any renaming (``_match_prefix``)
-    took up to 0.5 s a round at 200 players and could give up.
-
-    Round by round, every round then comes from one whole plan, which the search makes much better than
-    rounds fitted one after the other into a fixed history (the history is fixed, so a search after it
-    only repairs; the plan was made with all rounds free).  After withdrawals or arrivals the caller
-    follows a plan of the rounds since (``_from_plan_since_change``); after a manual swap it searches
-    the remaining rounds as usual."""
-    if ctx.has_teams or ctx.n > _CANONICAL_UP_TO or not _clean_history(ctx):
+def _follow(ctx: _Context, plan: StoredPlan) -> list[list[int]] | None:
+    """The next round of ``plan`` (indices, tables in the order of the sizes) when the field is its
+    field and the rounds played since its start are its beginning; else None (a manual swap, another
+    field: the caller searches)."""
+    if plan.players != tuple(ctx.ids) or list(plan.sizes) != ctx.sizes:
         return None
-    h = len(ctx.history)
-    plan = _canonical_plan(ctx.n, tuple(ctx.sizes), n_rounds, preferred, effort)
-    if h >= len(plan):
+    start = plan.from_round - 1
+    played = len(ctx.history) - start
+    if played < 0 or played >= len(plan.rounds):
         return None
-    planned = [_partition(rnd) for rnd in plan[1:h]]
-    for renaming in [rng.randrange(_RENAMINGS)] if h == 1 else range(_RENAMINGS):
-        assign = _first_round_map(ctx.history[0], _renamed(plan[0], renaming), ctx.n)
-        if assign is not None and all(
-            _partition([[assign[p] for p in t] for t in rnd]) == part
-            for rnd, part in zip(ctx.history[1:], planned, strict=True)
-        ):
-            inverse = {x: p for p, x in enumerate(assign)}
-            return _fit_sizes([[inverse[x] for x in t] for t in plan[h]], ctx.sizes)
-    return None
+    for rnd, planned in zip(ctx.history[start:], plan.rounds, strict=False):
+        if _partition(rnd) != _partition(ctx.to_idx(planned)):
+            return None
+    return _fit_sizes(ctx.to_idx(plan.rounds[played]), ctx.sizes)
 
 
 def _renamed(tables: Sequence[Sequence[int]], renaming: int) -> list[list[int]]:
@@ -311,57 +380,19 @@ def _clean_since(ctx: _Context) -> int:
     return since
 
 
-def _from_plan_since_change(
-    ctx: _Context,
-    players: Sequence[SeatingPlayer],
-    history: Sequence[Round],
-    n_rounds: int,
-    preferred: int | None,
-    effort: float,
-) -> list[list[int]] | None:
-    """After the field changed (withdrawals, arrivals), in fields up to ``_CANONICAL_UP_TO`` players:
-    the next round of one plan of the remaining rounds, made after the last round with another field.
-    With teams, which the canonical plan knows nothing of, the same from round 2 on: one plan of the
-    rounds after round 1, made with the teams (36 players in teams of 3 at tables of 4 over 8 rounds
-    had 4 repeats round by round, a whole plan none; 30 in pairs at tables of 4 and 5 over 7 rounds 19
-    against 11).
-
-    As with the canonical plan, the rounds after a change then come from one plan instead of each
-    being fitted into a fixed history (84 players at tables of 6, one of them gone after round 3: 36
-    repeats over 10 rounds that way, 18 now, 17 with a fresh plan).  The plan is made from the
-    players, the rounds until the change and a seed they give, so every call (in any server process)
-    makes the same one and can tell whether the rounds played since are its beginning; when they are
-    not (a manual swap), the caller searches as usual."""
-    since = _clean_since(ctx) or (1 if ctx.has_teams else 0)
-    if ctx.n > _CANONICAL_UP_TO or since == 0 or since >= n_rounds:
-        return None
-    base = tuple(tuple(tuple(t) for t in rnd) for rnd in history[:since])
-    field = tuple(sorted(players, key=lambda p: p.id))
-    plan = _plan_after(field, base, tuple(ctx.sizes), n_rounds, preferred, effort)
-    played = len(ctx.history) - since
-    if played >= len(plan):
-        return None
-    for rnd, planned in zip(ctx.history[since:], plan, strict=False):
-        if _partition(rnd) != _partition(planned):
-            return None
-    return _fit_sizes([list(t) for t in plan[played]], ctx.sizes)
-
-
-@functools.lru_cache(maxsize=8)
 def _plan_after(
-    players: tuple[SeatingPlayer, ...],
-    base: tuple[tuple[tuple[int, ...], ...], ...],
-    sizes: tuple[int, ...],
+    players: Sequence[SeatingPlayer],
+    base: Sequence[Round],
+    sizes: Sequence[int],
     n_rounds: int,
     preferred: int | None,
     effort: float,
 ) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """The rounds after ``base`` (ids) for ``players`` as indices, from a seed that ``base`` gives:
-    the same in every call; kept, so that the rounds after the first cost little in the same process.
+    """The rounds after ``base`` (ids) for ``players`` as indices, from a seed that ``base`` gives.
     The seed reads the rounds as indices, not ids: a tournament rebuilt with other ids in the same
     order (the demo, loaded again) is seated the same."""
     ctx = _Context(players, base, sizes, preferred)
-    rng = random.Random(repr((ctx.n, ctx.history, sizes, n_rounds)))
+    rng = random.Random(repr((ctx.n, ctx.history, tuple(sizes), n_rounds)))
     return _followed_plan(ctx, n_rounds, rng, effort)
 
 

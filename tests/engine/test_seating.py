@@ -16,11 +16,13 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from engine.seating import (
+    PlanKind,
     SeatingError,
     SeatingPlayer,
     lower_bound_repeats,
     plan_schedule,
     schedule_stats,
+    seat_following,
     seat_round,
     seating_report,
     table_plan,
@@ -38,7 +40,6 @@ from engine.seating.designs import (
 from engine.seating.plan import (
     _STARTS,
     _THIRD_MEETING_SHARE,
-    _canonical_plan,
     _floor,
     _floor_fill,
     _meets_thrice,
@@ -47,6 +48,7 @@ from engine.seating.plan import (
 )
 from engine.seating.search import _Search, _top_level
 from engine.seating.state import _Context
+from tests.engine.seating_helpers import Evening
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -503,8 +505,10 @@ def test_fields_of_a_design_meet_nobody_twice(n, preferred, rounds):
     for seed in (1, 2):
         plan = plan_schedule(ps, rounds, sizes, seed=seed, preferred=preferred)
         hist = []
+        evening = Evening()
         for r in range(rounds):
-            hist.append(seat_round(ps, hist, sizes, seed=seed * 10 + r, preferred=preferred, n_rounds=rounds))
+            rnd = evening.seat(ps, hist, sizes, seed=seed * 10 + r, preferred=preferred, n_rounds=rounds)
+            hist.append(rnd)
         for sched in (plan, hist):
             for rnd in sched:
                 assert_valid_round(rnd, [p.id for p in ps], sizes)
@@ -517,9 +521,10 @@ def test_a_redraw_of_a_design_round_gives_another_round_without_repeats():
     ps = players(66)
     sizes = [6] * 11
     hist = []
+    evening = Evening()
     for r in range(2):
-        hist.append(seat_round(ps, hist, sizes, seed=r + 1, n_rounds=10))
-    redraws = [seat_round(ps, hist, sizes, seed=seed, n_rounds=10) for seed in (3, 4, 5)]
+        hist.append(evening.seat(ps, hist, sizes, seed=r + 1, n_rounds=10))
+    redraws = [evening.seat(ps, hist, sizes, seed=seed, n_rounds=10) for seed in (3, 4, 5)]
     assert len({str(sorted(sorted(t) for t in rnd)) for rnd in redraws}) > 1
     for rnd in redraws:
         assert seating_report(hist, rnd).repeated_pairs == 0
@@ -547,7 +552,7 @@ def test_arrivals_that_make_a_design_field_are_seated_after_rounds_of_the_old_fi
     played = plan_schedule(ps, 2, [3] * 8, seed=1, preferred=3)
     active = [*ps, *players(3, start=50)]
     for rounds in (plan_schedule(active, 6, [3] * 9, seed=2, history=played, preferred=3),
-                   [seat_round(active, played, [3] * 9, seed=2, preferred=3, n_rounds=6)]):  # fmt: skip
+                   [Evening().seat(active, played, [3] * 9, seed=2, preferred=3, n_rounds=6)]):  # fmt: skip
         for rnd in rounds:
             assert_valid_round(rnd, [p.id for p in active], [3] * 9)
 
@@ -612,8 +617,9 @@ def test_medium_fields_at_large_tables_outside_the_grid(n, rounds, preferred, fi
     ps = players(n)
     plan = plan_schedule(ps, rounds, sizes, seed=1, preferred=preferred)
     hist: list = []
+    evening = Evening()
     for r in range(rounds):
-        hist.append(seat_round(ps, hist, sizes, seed=1 + r, preferred=preferred, n_rounds=rounds))
+        hist.append(evening.seat(ps, hist, sizes, seed=1 + r, preferred=preferred, n_rounds=rounds))
     for sched in (plan, hist):
         stats = schedule_stats(sched, preferred)
         assert stats.repeated_pairs <= most
@@ -642,8 +648,9 @@ def test_twelve_players_meet_everybody():
         met = {frozenset((a, b)) for rnd in plan for t in rnd for a in t for b in t if a != b}
         assert len(met) == 66
         hist = []
+        evening = Evening()
         for r in range(6):
-            hist.append(seat_round(ps, hist, [4, 4, 4], seed=seed * 10 + r, n_rounds=6))
+            hist.append(evening.seat(ps, hist, [4, 4, 4], seed=seed * 10 + r, n_rounds=6))
         assert schedule_stats(hist).repeated_pairs == 42
 
 
@@ -933,6 +940,7 @@ def play(preferred, fill, lo, hi, n, changes, seed, by_plan=False, told_rounds=F
     active = players(n)
     nxt = n + 1
     history = []
+    evening = Evening()
     seen = []  # (active ids, sizes) per round
     for r, (leave, arrive) in enumerate(changes):
         if r:
@@ -946,9 +954,11 @@ def play(preferred, fill, lo, hi, n, changes, seed, by_plan=False, told_rounds=F
             rnd = plan_schedule(
                 active, r + 1, sizes, seed=seed + r, history=history, preferred=preferred, effort=CHEAP
             )[0]
+        elif told_rounds:
+            rnd = evening.seat(active, history, sizes, seed=seed + r, preferred=preferred, effort=CHEAP,
+                               n_rounds=len(changes))  # fmt: skip
         else:
-            rnd = seat_round(active, history, sizes, seed=seed + r, preferred=preferred, effort=CHEAP,
-                             n_rounds=len(changes) if told_rounds else None)  # fmt: skip
+            rnd = seat_round(active, history, sizes, seed=seed + r, preferred=preferred, effort=CHEAP)
         history.append(rnd)
         seen.append(([p.id for p in active], sizes))
     return history, seen
@@ -1002,9 +1012,10 @@ def test_an_evening_that_follows_the_canonical_plan_keeps_the_sizes_and_the_odd_
     sizes = table_plan(n, preferred=preferred, min_size=2, max_size=preferred + 1, fill=fill)
     ps = players(n)
     history: list = []
+    evening = Evening()
     for r in range(n_rounds):
-        history.append(seat_round(ps, history, sizes, seed=seed + r, preferred=preferred, n_rounds=n_rounds,
-                                  effort=CHEAP))  # fmt: skip
+        history.append(evening.seat(ps, history, sizes, seed=seed + r, preferred=preferred, n_rounds=n_rounds,
+                                    effort=CHEAP))  # fmt: skip
         assert_valid_round(history[-1], [p.id for p in ps], sizes)
     assert_odd_table_rule(history, preferred)
     assert schedule_stats(history, preferred).small_table_spread <= 1
@@ -1028,11 +1039,7 @@ def test_plans_are_partitions_into_the_planned_sizes_and_keep_the_odd_table_rule
 @given(formats())
 def test_the_same_seed_gives_the_same_seating_in_every_format(f):
     assert play(*f) == play(*f)
-    first = play(*f, told_rounds=True)
-    # (the plans the rounds follow are kept per process: made anew, they must be the same)
-    plan_module._canonical_plan.cache_clear()
-    plan_module._plan_after.cache_clear()
-    assert play(*f, told_rounds=True) == first
+    assert play(*f, told_rounds=True) == play(*f, told_rounds=True)
     preferred, fill, lo, hi, n, _changes, seed = f
     sizes = table_plan(n, preferred=preferred, min_size=lo, max_size=hi, fill=fill)
     ps = players(n)
@@ -1079,9 +1086,10 @@ def team_pairs(schedule, ps):
 def test_team_mates_never_sit_at_one_table_in_either_mode(f):
     ps, sizes, preferred, rounds, seed = f
     history = []
+    evening = Evening()
     for r in range(rounds):
-        history.append(seat_round(ps, history, sizes, seed=seed + r, preferred=preferred, n_rounds=rounds,
-                                  effort=CHEAP))
+        history.append(evening.seat(ps, history, sizes, seed=seed + r, preferred=preferred, n_rounds=rounds,
+                                    effort=CHEAP))
     plan = plan_schedule(ps, rounds, sizes, seed=seed, preferred=preferred, effort=CHEAP)
     for schedule in (history, plan):
         for rnd in schedule:
@@ -1096,8 +1104,9 @@ def test_teams_filling_every_table_keep_apart():
     ps = [SeatingPlayer(i + 1, team=f"T{i % 5}") for i in range(20)]
     sizes = table_plan(20)
     history = []
+    evening = Evening()
     for r in range(6):
-        history.append(seat_round(ps, history, sizes, seed=11 + r, n_rounds=6, effort=TEAM_EFFORT))
+        history.append(evening.seat(ps, history, sizes, seed=11 + r, n_rounds=6, effort=TEAM_EFFORT))
     plan = plan_schedule(ps, 6, sizes, seed=11, effort=TEAM_EFFORT)
     for schedule in (history, plan):
         assert team_pairs(schedule, ps) == []
@@ -1113,9 +1122,10 @@ def test_teams_keep_apart_with_odd_tables(n, team_sizes, preferred, rounds):
     ps = [SeatingPlayer(i + 1, club=f"club {i % 3}", team=team[i] if i < len(team) else "") for i in range(n)]
     sizes = table_plan(n, preferred=preferred)
     history = []
+    evening = Evening()
     for r in range(rounds):
-        history.append(seat_round(ps, history, sizes, seed=3 + r, preferred=preferred, n_rounds=rounds,
-                                  effort=TEAM_EFFORT))
+        history.append(evening.seat(ps, history, sizes, seed=3 + r, preferred=preferred, n_rounds=rounds,
+                                    effort=TEAM_EFFORT))
     plan = plan_schedule(ps, rounds, sizes, seed=3, preferred=preferred, effort=TEAM_EFFORT)
     for schedule in (history, plan):
         assert team_pairs(schedule, ps) == []
@@ -1126,8 +1136,9 @@ def test_a_team_larger_than_the_tables_meets_as_little_as_possible():
     """Four team-mates at three tables: one pair of them must meet in every round, never more."""
     ps = [SeatingPlayer(i + 1, team="T" if i < 4 else "") for i in range(12)]
     history = []
+    evening = Evening()
     for r in range(4):
-        history.append(seat_round(ps, history, table_plan(12), seed=5 + r, n_rounds=4, effort=TEAM_EFFORT))
+        history.append(evening.seat(ps, history, table_plan(12), seed=5 + r, n_rounds=4, effort=TEAM_EFFORT))
     assert [len(team_pairs([rnd], ps)) for rnd in history] == [1, 1, 1, 1]
 
 
@@ -1188,8 +1199,9 @@ def test_grid_targets_against_best_known(n, rounds, preferred, fill):
     sizes = table_plan(n, preferred=preferred, min_size=lo, max_size=hi, fill=fill)
     ps = [SeatingPlayer(i + 1, club=f"club{i % 7}") for i in range(n)]
     hist = []
+    evening = Evening()
     for r in range(rounds):
-        hist.append(seat_round(ps, hist, sizes, seed=1 + r, preferred=preferred, n_rounds=rounds))
+        hist.append(evening.seat(ps, hist, sizes, seed=1 + r, preferred=preferred, n_rounds=rounds))
     plan = plan_schedule(ps, rounds, sizes, seed=1, preferred=preferred)
     for sched in (hist, plan):
         stats = schedule_stats(sched, preferred)
@@ -1220,19 +1232,26 @@ def test_a_searched_plan_of_84_players_is_matched_after_two_and_three_rounds(see
             assert {frozenset(assign[p] for p in t) for t in rnd} == {frozenset(t) for t in drnd}
 
 
+def _partitions(rounds) -> list:
+    return [_partition(rnd) for rnd in rounds]
+
+
 @pytest.mark.parametrize("n", [58, 84, 120, 160])
 def test_round_by_round_follows_one_plan_in_fields_up_to_200(n):
-    # from round 2 on, every round comes from the canonical plan, relabelled: the whole schedule is
-    # its beginning under one relabelling (until fields of 48, a bigger field was seated after a fixed
-    # history: 58 players at tables of 6 over 9 rounds had 72 repeats round by round, 57 now)
+    # from round 2 on, every round comes from the canonical plan, made at round 2 and renamed onto the
+    # players by round 1: the rounds played are its beginning
     sizes = table_plan(n, preferred=6, min_size=5, max_size=7)
     ps = players(n)
     hist: list = []
+    evening = Evening()
     for r in range(5):
-        hist.append(seat_round(ps, hist, sizes, seed=r + 1, preferred=6, n_rounds=9, effort=CHEAP))
-    plan = _canonical_plan(n, tuple(sizes), 9, 6, CHEAP)
-    as_indices = [[[p - 1 for p in t] for t in rnd] for rnd in hist]
-    assert _match_prefix(as_indices, n, plan, random.Random(0)) is not None
+        hist.append(evening.seat(ps, hist, sizes, seed=r + 1, preferred=6, n_rounds=9, effort=CHEAP))
+        if r == 1:
+            made = evening.plan
+    plan = evening.plan
+    assert plan is made and plan.kind == PlanKind.FOLLOWED and (plan.from_round, plan.last_round) == (1, 9)
+    assert plan.seed == 2 and plan.players == tuple(p.id for p in ps) and plan.sizes == tuple(sizes)
+    assert _partitions(plan.rounds[:5]) == _partitions(hist)
 
 
 def _forbid_searching_after_the_history(monkeypatch):
@@ -1244,46 +1263,76 @@ def _forbid_searching_after_the_history(monkeypatch):
     monkeypatch.setattr(plan_module, "_soft_history", no_search)
 
 
-def test_round_by_round_finds_the_plan_again_by_its_first_round(monkeypatch):
-    # from round 3 on, the renaming that round 2 took is found from round 1 and the 8 renamings, and the
-    # rounds since are only checked: no search for a renaming (it took up to 0.5 s a round at 200 players)
+def _forbid_planning(monkeypatch):
+    """A plan made again (not read from the stored one) fails the test."""
+
+    def no_plan(*args, **kwargs):
+        raise AssertionError("made the plan again")
+
+    monkeypatch.setattr(plan_module, "_followed_plan", no_plan)
+
+
+def test_later_rounds_follow_the_stored_plan_and_neither_search_nor_plan(monkeypatch):
+    # from round 3 on, the stored plan (renamed at round 2) gives the round: the rounds since are only
+    # checked, nothing is searched or planned again, in whatever process the call runs
     sizes = table_plan(160, preferred=6, min_size=5, max_size=7)
     ps = players(160)
-    hist: list = [seat_round(ps, [], sizes, seed=1, preferred=6, n_rounds=8, effort=CHEAP)]
+    evening = Evening()
+    hist: list = [evening.seat(ps, [], sizes, seed=1, preferred=6, n_rounds=8, effort=CHEAP)]
     _forbid_searching_after_the_history(monkeypatch)
-    for r in range(1, 8):
-        hist.append(seat_round(ps, hist, sizes, seed=r + 1, preferred=6, n_rounds=8, effort=CHEAP))
-    plan = _canonical_plan(160, tuple(sizes), 8, 6, CHEAP)
-    as_indices = [[[p - 1 for p in t] for t in rnd] for rnd in hist]
-    assert _match_prefix(as_indices, 160, plan, random.Random(0)) is not None
+    hist.append(evening.seat(ps, hist, sizes, seed=2, preferred=6, n_rounds=8, effort=CHEAP))
+    plan = evening.plan
+    _forbid_planning(monkeypatch)
+    for r in range(2, 8):
+        hist.append(evening.seat(ps, hist, sizes, seed=r + 1, preferred=6, n_rounds=8, effort=CHEAP))
+    assert evening.plan is plan and _partitions(plan.rounds) == _partitions(hist)
     assert schedule_stats(hist, 6).repeated_pairs == 0
-    # a redraw of round 3 with another seed gives the same tables; one of round 2 mostly other tables,
-    # and the rounds after it still follow the plan
-    again = seat_round(ps, hist[:2], sizes, seed=99, preferred=6, n_rounds=8, effort=CHEAP)
-    assert _partition(again) == _partition(hist[2])
-    first = hist[:1]
-    seconds = [seat_round(ps, first, sizes, seed=x, preferred=6, n_rounds=8, effort=CHEAP) for x in range(8)]
+    # a redraw of round 3 with another seed gives the same tables
+    again, kept = seat_following(ps, hist[:2], sizes, seed=99, plan=plan, preferred=6, n_rounds=8,
+                                 effort=CHEAP)  # fmt: skip
+    assert kept is plan and _partition(again) == _partition(hist[2])
+
+
+def test_a_redraw_of_round_two_draws_another_renaming_of_the_plan():
+    # round 2's seed picks one of 8 renamings: a redraw mostly gives other tables, and the rounds after
+    # it follow the new plan
+    sizes = table_plan(40, preferred=6, min_size=5, max_size=7)
+    ps = players(40)
+    first = [Evening().seat(ps, [], sizes, seed=1, preferred=6, n_rounds=8, effort=CHEAP)]
+    plan = None
+    seconds, plans = [], []
+    for x in range(8):  # the app redraws the drafted round 2 with the plan stored by the last draw
+        second, plan = seat_following(ps, first, sizes, seed=x, plan=plan, preferred=6, n_rounds=8,
+                                      effort=CHEAP)  # fmt: skip
+        seconds.append(second)
+        plans.append(plan)
+        assert plan.seed == x and _partition(plan.rounds[1]) == _partition(second)
     assert len({_partition(second) for second in seconds}) >= 4
-    for second in seconds:  # (still no search after the history)
-        third = seat_round(ps, [hist[0], second], sizes, seed=5, preferred=6, n_rounds=8, effort=CHEAP)
-        assert_valid_round(third, [p.id for p in ps], sizes)
+    for second, plan in zip(seconds, plans, strict=True):
+        third, kept = seat_following(ps, [*first, second], sizes, seed=5, plan=plan, preferred=6, n_rounds=8,
+                                     effort=CHEAP)  # fmt: skip
+        assert kept is plan and _partition(third) == _partition(plan.rounds[2])
 
 
 def test_with_teams_round_by_round_follows_one_plan_from_round_2(monkeypatch):
     # the canonical plan knows nothing of teams: with them, the rounds after round 1 come from one plan
-    # of them, made with the teams (each round searched after a fixed history: 6 repeats here)
+    # of them, made with the teams after round 1 (no seed: the rounds before it give one)
     ps = [SeatingPlayer(i + 1, team=f"t{i // 3}") for i in range(36)]
     sizes = table_plan(36)
-    hist = [seat_round(ps, [], sizes, seed=1, n_rounds=8, effort=CHEAP)]
-    hist.append(seat_round(ps, hist, sizes, seed=2, n_rounds=8, effort=CHEAP))
+    evening = Evening()
+    hist = [evening.seat(ps, [], sizes, seed=1, n_rounds=8, effort=CHEAP)]
+    hist.append(evening.seat(ps, hist, sizes, seed=2, n_rounds=8, effort=CHEAP))
+    assert evening.plan.from_round == 2
     # the same field with other ids in the same order (a tournament rebuilt) is seated the same
     moved = [SeatingPlayer(p.id + 100, team=p.team) for p in ps]
     again: list = []
+    rebuilt = Evening()
     for r in range(3):
-        again.append(seat_round(moved, again, sizes, seed=r + 1, n_rounds=8, effort=CHEAP))
+        again.append(rebuilt.seat(moved, again, sizes, seed=r + 1, n_rounds=8, effort=CHEAP))
     _forbid_searching_after_the_history(monkeypatch)
+    _forbid_planning(monkeypatch)
     for r in range(2, 8):
-        hist.append(seat_round(ps, hist, sizes, seed=r + 1, n_rounds=8, effort=CHEAP))
+        hist.append(evening.seat(ps, hist, sizes, seed=r + 1, n_rounds=8, effort=CHEAP))
     team = {p.id: p.team for p in ps}
     assert not [(a, b) for rnd in hist for t in rnd for a in t for b in t if a < b and team[a] == team[b]]
     assert schedule_stats(hist).repeated_pairs <= 2
@@ -1293,23 +1342,30 @@ def test_with_teams_round_by_round_follows_one_plan_from_round_2(monkeypatch):
 def test_round_by_round_leaves_the_plan_after_a_manual_swap():
     sizes = table_plan(37)  # (no design for 37 players)
     ps = players(37)
-    hist = [seat_round(ps, [], sizes, seed=1, n_rounds=6, effort=CHEAP)]
-    hist.append(seat_round(ps, hist, sizes, seed=2, n_rounds=6, effort=CHEAP))
+    evening = Evening()
+    hist = [evening.seat(ps, [], sizes, seed=1, n_rounds=6, effort=CHEAP)]
+    hist.append(evening.seat(ps, hist, sizes, seed=2, n_rounds=6, effort=CHEAP))
 
     def next_from_plan(history):
-        ctx = _Context(ps, history, sizes, None)
-        return plan_module._from_canonical_plan(ctx, 6, None, random.Random(3), CHEAP)
+        return plan_module._follow(_Context(ps, history, sizes, None), evening.plan)
 
     assert next_from_plan(hist) is not None
     swapped = [list(t) for t in hist[1]]
     swapped[0][0], swapped[1][0] = swapped[1][0], swapped[0][0]  # the organizer swaps two players
     assert next_from_plan([hist[0], swapped]) is None
+    # the stored plan is kept (it is the plan these rounds make), and the round is searched
+    third, kept = seat_following(ps, [hist[0], swapped], sizes, seed=3, plan=evening.plan, n_rounds=6,
+                                 effort=CHEAP)  # fmt: skip
+    assert kept is evening.plan
+    assert_valid_round(third, [p.id for p in ps], sizes)
 
 
 def _seat_rounds(active, hist, sizes, first, last, **kwargs):
+    """Rounds ``first`` .. ``last - 1`` after ``hist``, as an app that has no plan stored yet."""
     hist = list(hist)
+    evening = Evening()
     for r in range(first, last):
-        hist.append(seat_round(active, hist, sizes, seed=r + 1, effort=CHEAP, **kwargs))
+        hist.append(evening.seat(active, hist, sizes, seed=r + 1, effort=CHEAP, **kwargs))
     return hist
 
 

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.seating import SeatingPlayer, plan_schedule, schedule_stats, seat_round
+from engine.seating import SeatingPlayer, plan_schedule, schedule_stats
 from engine.seating import plan as plan_module
 from engine.seating.exact import (
     _involution,
@@ -30,6 +30,7 @@ from engine.seating.exact import (
     tight_plan,
 )
 from engine.seating.state import _special_sizes
+from tests.engine.seating_helpers import Evening
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -211,8 +212,9 @@ def test_plans_of_14_players_over_10_rounds_have_no_third_meeting():
     sizes = [4, 4, 3, 3]
     plan = plan_schedule(ps, 10, sizes, seed=7, preferred=4)
     history: list = []
+    evening = Evening()
     for r in range(10):
-        history.append(seat_round(ps, history, sizes, seed=1 + r, preferred=4, n_rounds=10))
+        history.append(evening.seat(ps, history, sizes, seed=1 + r, preferred=4, n_rounds=10))
     for schedule in (plan, history):
         stats = schedule_stats(schedule, 4)
         assert stats.max_meetings == 2

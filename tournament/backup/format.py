@@ -3,15 +3,15 @@
 `export_tournament` writes every row that belongs to a tournament (its players and clubs, registrations,
 settings, rounds, tables with their captain links, seats, every submitted version with its entries, the
 audit log, the public sign-ups with their private links, the payments at the door, the teams with their
-players) and the series it is an evening of (`series`: its name and season ranking rule with its
-organizers by user name; null when it is in none); `import_tournament` creates a new tournament from it
-in one transaction. Rows refer to each other by their ids in the file, which are mapped to new ids on
-import, so a backup can be restored into an empty database (giving identical standings, links and
-history) or beside other tournaments (players and clubs already there are reused by name; a series of
-the same name that the restoring user may add evenings to is joined, its rule left as it is, otherwise
-a new series is created with the file's rule). Fields are read from the models, many-to-many links as
-lists of the file's ids (users by name), so a field added later is carried along without touching this
-module; a section added later is optional (`OPTIONAL_SECTIONS`).
+players, the stored seating plan as `engine.seating.StoredPlan.to_json` writes it) and the series it is an
+evening of (`series`: its name and season ranking rule with its organizers by user name; null when it is in
+none); `import_tournament` creates a new tournament from it in one transaction. Rows refer to each other by
+their ids in the file, which are mapped to new ids on import, so a backup can be restored into an empty
+database (giving identical standings, links and history) or beside other tournaments (players and clubs
+already there are reused by name; a series of the same name that the restoring user may add evenings to is
+joined, its rule left as it is, otherwise a new series is created with the file's rule). Fields are read
+from the models, many-to-many links as lists of the file's ids (users by name), so a field added later is
+carried along without touching this module; a section added later is optional (`OPTIONAL_SECTIONS`).
 """
 
 from __future__ import annotations
@@ -54,7 +54,9 @@ SECTIONS: list[tuple[str, type[models.Model]]] = [
 ]
 # Sections added after the first files were written: a backup without them restores with none
 # ("series" is one entry, not a list of rows: missing or null, the tournament is in no series).
-OPTIONAL_SECTIONS = {"signups", "payments", "teams", "series"}
+# "seating_plan" is one entry too: null without a plan; older files kept a plan of all rounds in the
+# tournament's row ("seating_plan": {"players", "sizes", "seed", "rounds": {"<number>": tables}}).
+OPTIONAL_SECTIONS = {"signups", "payments", "teams", "series", "seating_plan"}
 
 
 def section(data: dict[str, Any], name: str, missing: Any = ()) -> Any:

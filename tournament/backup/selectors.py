@@ -29,6 +29,7 @@ from tournament.models import (
     Tournament,
 )
 
+from ..rounds.selectors import seating_plan
 from .format import FORMAT, FORMAT_VERSION, is_user_fk
 
 
@@ -109,4 +110,6 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
     }
     for key, queryset in querysets.items():
         data[key] = [_row(obj, usernames) for obj in queryset.order_by("pk")]
+    plan = seating_plan(tournament)  # its players are registrations: ids of the file, like every row
+    data["seating_plan"] = plan.to_json() if plan is not None else None
     return data

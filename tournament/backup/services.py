@@ -28,11 +28,14 @@ from django.db import DatabaseError, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from engine.seating import PlanKind, StoredPlan
 from engine.text import name_key, person_key
 from tournament.models import (
     Club,
     Player,
+    Registration,
     Round,
+    SeatingPlan,
     Series,
     Signup,
     Table,
@@ -244,6 +247,9 @@ def _import(data: dict[str, Any], owner) -> Tournament:
         _keep_timestamps(objects, rows)
         _link(model, objects, rows, ids)
 
+    plan = _seating_plan(data, ids[Registration])
+    if plan is not None:
+        SeatingPlan.objects.create(tournament=tournament, **plan.to_json())
     actor = owner.get_username() if owner is not None else ""
     audit(
         tournament=tournament, user=owner, action=AuditAction.TOURNAMENT_RESTORE, actor=actor,
@@ -257,6 +263,28 @@ def _import(data: dict[str, Any], owner) -> Tournament:
         audit(tournament=tournament, user=owner, action=AuditAction.SERIES_JOIN, actor=actor,
               before={"series": None}, after={"series": series.name})
     return tournament
+
+
+def _seating_plan(data: dict[str, Any], registrations: dict[int, int]) -> StoredPlan | None:
+    """The file's seating plan with its players' new ids (a player the file does not hold: damaged).
+    An older file kept a plan of all rounds in the tournament's row."""
+    raw = section(data, "seating_plan", None)
+    old = data["tournament"].get("seating_plan") or {}
+    if raw is None and old.get("rounds"):
+        numbered = {int(number): tables for number, tables in old["rounds"].items()}
+        first = min(numbered)
+        raw = {
+            "kind": PlanKind.ALL, "players": old["players"], "sizes": old["sizes"], "seed": old["seed"],
+            "from_round": first, "rounds": [numbered[n] for n in range(first, max(numbered) + 1)],
+        }
+    if raw is None:
+        return None
+    plan = StoredPlan.from_json(raw)
+    return StoredPlan.build(
+        kind=plan.kind, players=[registrations[p] for p in plan.players], sizes=plan.sizes, seed=plan.seed,
+        from_round=plan.from_round,
+        rounds=[[[registrations[p] for p in table] for table in rnd] for rnd in plan.rounds],
+    )
 
 
 # --- Automatic backups --------------------------------------------------------------------------

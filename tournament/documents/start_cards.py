@@ -9,8 +9,10 @@ from dataclasses import dataclass
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 
+from engine.seating import StoredPlan
 from tournament.documents.typography import html_to_pdf, points_label
 from tournament.models import Registration, Seat, Tournament
+from tournament.rounds.selectors import planned_rounds
 
 CARDS_PER_PAGE = 4  # A6 cards, two by two on an A4 page, cut along the dashed lines
 CARD_ROWS = 12  # rounds listed in one column of a card; longer tournaments get two columns
@@ -39,14 +41,17 @@ class StartCard:
         return [self.rounds[:half], self.rounds[half:]]
 
 
-def planned_seats(tournament: Tournament) -> dict[int, dict[int, tuple[int, int]]]:
-    """round number -> registration id -> (table, seat): seated rounds as stored, later ones as planned.
+def planned_seats(
+    tournament: Tournament, plan: StoredPlan | None
+) -> dict[int, dict[int, tuple[int, int]]]:
+    """round number -> registration id -> (table, seat): seated rounds as stored, later ones as `plan`
+    (the plan of all rounds).
 
     A round already seated wins over the plan, so a swap made by hand is what the card shows.
     """
     by_round: dict[int, dict[int, tuple[int, int]]] = {}
-    for number, tables in (tournament.seating_plan or {}).get("rounds", {}).items():
-        by_round[int(number)] = {
+    for number, tables in (plan.numbered_rounds() if plan is not None else {}).items():
+        by_round[number] = {
             reg_id: (table_no, seat_no)
             for table_no, table in enumerate(tables, start=1)
             for seat_no, reg_id in enumerate(table, start=1)
@@ -62,8 +67,9 @@ def planned_seats(tournament: Tournament) -> dict[int, dict[int, tuple[int, int]
 
 def start_cards(tournament: Tournament) -> list[StartCard]:
     """One card per planned player, by start number, with their table and seat in every round."""
-    plan_players = (tournament.seating_plan or {}).get("players", [])
-    seats = planned_seats(tournament)
+    plan = planned_rounds(tournament)
+    plan_players = plan.players if plan is not None else ()
+    seats = planned_seats(tournament, plan)
     numbers = range(1, tournament.rounds_total + 1)
     registrations = (
         Registration.objects.filter(pk__in=plan_players).select_related("player__club").order_by("start_number")

@@ -10,12 +10,13 @@ from django.db.models import Count, Max, Min, Prefetch, QuerySet
 from django.utils import timezone
 
 from engine.evening_end import RoundTimes, estimate_end, round_time
+from engine.seating import PlanKind, SeatingPlayer, SeatingReport, StoredPlan, schedule_stats
 from engine.seating import Round as SeatingRound
-from engine.seating import SeatingPlayer, SeatingReport, schedule_stats
 from tournament.models import (
     Registration,
     Round,
     Seat,
+    SeatingPlan,
     Signup,
     Submission,
     SubmissionEntry,
@@ -72,15 +73,32 @@ class SeatingPlanSummary:
         return bool(self.arrived or self.left)
 
 
+PLAN_FIELDS = ("kind", "players", "sizes", "seed", "from_round", "rounds")  # StoredPlan.to_json's keys
+
+
+def seating_plan(tournament: Tournament) -> StoredPlan | None:
+    """The tournament's stored seating plan (of all rounds, or the one round by round follows): the one
+    place it is read. None when there is none."""
+    row = SeatingPlan.objects.filter(tournament=tournament).values(*PLAN_FIELDS).first()
+    return StoredPlan.from_json(row) if row else None
+
+
+def planned_rounds(tournament: Tournament) -> StoredPlan | None:
+    """The plan of all rounds the organizer made (start cards, the plan summary); None without one."""
+    plan = seating_plan(tournament)
+    return plan if plan is not None and plan.kind == PlanKind.ALL else None
+
+
 def seating_plan_summary(tournament: Tournament) -> SeatingPlanSummary | None:
-    """None without a stored plan. Repeats count from round 1: rounds played before planning included."""
-    plan = tournament.seating_plan or {}
-    planned = sorted(int(number) for number in plan.get("rounds", {}))
-    if not planned:
+    """None without a stored plan of all rounds. Repeats count from round 1: rounds played before
+    planning included."""
+    plan = planned_rounds(tournament)
+    if plan is None:
         return None
-    rounds = seating_history(tournament, before_round=planned[0])
-    rounds += [plan["rounds"][str(number)] for number in planned]
-    in_plan = set(plan.get("players", []))
+    planned = sorted(plan.numbered_rounds())
+    rounds = seating_history(tournament, before_round=plan.from_round)
+    rounds += [plan.round(number) for number in planned]
+    in_plan = set(plan.players)
     checked_in = set(
         tournament.registrations.filter(status=Registration.Status.CHECKED_IN).values_list("pk", flat=True)
     )

@@ -18,7 +18,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engine import seating
-from tournament.models import Registration, Round, Seat, Table, Tournament, new_table_token
+from engine.seating import PlanKind, StoredPlan
+from tournament.models import Registration, Round, Seat, SeatingPlan, Table, Tournament, new_table_token
 
 from ..audit.actions import AuditAction
 from ..audit.services import audit
@@ -63,31 +64,44 @@ def _store_seating(round_: Round, tables: Sequence[Sequence[int]]) -> None:
         )
 
 
-def _plan_current(plan: dict, players: list[int], sizes: list[int], number: int) -> bool:
-    rounds = plan.get("rounds", {})
-    return plan.get("players") == players and plan.get("sizes") == sizes and str(number) in rounds
+def store_plan(*, tournament: Tournament, plan: StoredPlan | None) -> None:
+    """Write the tournament's seating plan (None: it has none), inside the caller's transaction."""
+    if plan is None:
+        SeatingPlan.objects.filter(tournament=tournament).delete()
+    else:
+        SeatingPlan.objects.update_or_create(tournament=tournament, defaults=plan.to_json())
+
+
+def plan_snapshot(plan: StoredPlan) -> dict:
+    """The plan of all rounds for the audit log: round number → tables, as the log shows it."""
+    return {
+        "players": list(plan.players), "sizes": list(plan.sizes), "seed": plan.seed,
+        "rounds": {str(number): tables for number, tables in plan.numbered_rounds().items()},
+    }
 
 
 def _plan_rounds(
-    tournament: Tournament, *, regs: list[Registration], sizes: list[int], number: int, seed: int, warm: bool
-) -> dict:
-    """Plan rounds `number`..last; warm: start from the stored plan (players withdrew or arrived)."""
-    old = tournament.seating_plan.get("rounds", {}) if warm else {}
-    previous = [old[str(n)] for n in range(number, tournament.rounds_total + 1) if str(n) in old]
+    tournament: Tournament, *, regs: list[Registration], sizes: list[int], number: int, seed: int,
+    previous: StoredPlan | None,
+) -> StoredPlan:
+    """Plan rounds `number`..last; with the `previous` plan of all rounds, start from it (players withdrew
+    or arrived)."""
+    old = previous.numbered_rounds() if previous is not None else {}
+    earlier = [old[n] for n in range(number, tournament.rounds_total + 1) if n in old]
     teams = team_of_registration(tournament) if tournament.separate_teams else {}
     rounds = seating.plan_schedule(
         selectors.seating_players(regs, teams), tournament.rounds_total, sizes, seed=seed,
         history=selectors.seating_history(tournament, before_round=number),
-        previous_plan=previous or None, preferred=tournament.table_size, effort=settings.SEATING_EFFORT,
+        previous_plan=earlier or None, preferred=tournament.table_size, effort=settings.SEATING_EFFORT,
     )
-    return {
-        "players": sorted(reg.pk for reg in regs), "sizes": sizes, "seed": seed,
-        "rounds": {str(number + offset): tables for offset, tables in enumerate(rounds)},
-    }
+    return StoredPlan.build(
+        kind=PlanKind.ALL, players=[reg.pk for reg in regs], sizes=sizes, seed=seed, from_round=number,
+        rounds=rounds,
+    )
 
 
 @transaction.atomic
-def seating_plan_create(*, tournament: Tournament, user, seed: int | None = None) -> dict:
+def seating_plan_create(*, tournament: Tournament, user, seed: int | None = None) -> StoredPlan:
     """Plan every round not yet seated, so start cards can list each player's tables in advance."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     number = tournament.rounds.exclude(status=Round.Status.DRAFT).count() + 1
@@ -96,39 +110,44 @@ def seating_plan_create(*, tournament: Tournament, user, seed: int | None = None
     regs = player_selectors.active_registrations(tournament)
     sizes = table_sizes(tournament, len(regs))
     seed = seed if seed is not None else secrets.randbits(48)
-    tournament.seating_plan = _plan_rounds(
-        tournament, regs=regs, sizes=sizes, number=number, seed=seed, warm=bool(tournament.seating_plan)
-    )
-    tournament.save(update_fields=["seating_plan"])
-    audit(tournament=tournament, user=user, action=AuditAction.SEATING_PLAN, after=tournament.seating_plan)
-    return tournament.seating_plan
+    previous = selectors.planned_rounds(tournament)
+    plan = _plan_rounds(tournament, regs=regs, sizes=sizes, number=number, seed=seed, previous=previous)
+    store_plan(tournament=tournament, plan=plan)
+    audit(tournament=tournament, user=user, action=AuditAction.SEATING_PLAN, after=plan_snapshot(plan))
+    return plan
 
 
 def _next_tables(
     tournament: Tournament, *, regs: list[Registration], number: int, seed: int, redraw: bool
 ) -> list[list[int]]:
+    """The tables of round `number`. Planned all at the start: the stored plan's round (a redraw plans
+    afresh; a changed field re-plans from the stored plan). Round by round: from round 2 on, the plan it
+    follows is read, or made and stored when there is none for this field (plan_to_follow)."""
     sizes = table_sizes(tournament, len(regs))
+    stored = selectors.seating_plan(tournament)
     if tournament.plan_all_rounds:
-        plan = tournament.seating_plan
-        ids = sorted(reg.pk for reg in regs)
-        if redraw or not _plan_current(plan, ids, sizes, number):
-            # A redraw plans afresh; a changed field of players re-plans from the stored plan.
-            plan = _plan_rounds(tournament, regs=regs, sizes=sizes, number=number, seed=seed, warm=not redraw)
-            tournament.seating_plan = plan
-            tournament.save(update_fields=["seating_plan"])
-        return plan["rounds"][str(number)]
+        plan = stored if stored is not None and stored.kind == PlanKind.ALL else None
+        ids = tuple(sorted(reg.pk for reg in regs))
+        current = plan is not None and plan.players == ids and plan.sizes == tuple(sizes)
+        if redraw or not current or plan.round(number) is None:
+            previous = None if redraw else plan
+            plan = _plan_rounds(
+                tournament, regs=regs, sizes=sizes, number=number, seed=seed, previous=previous
+            )
+            store_plan(tournament=tournament, plan=plan)
+        return plan.round(number)
     teams = team_of_registration(tournament) if tournament.separate_teams else {}
     clubs = tournament.separate_clubs and number == 1
-    return seating.seat_round(
-        selectors.seating_players(regs, teams, clubs=clubs),
-        selectors.seating_history(tournament, before_round=number),
-        sizes,
-        seed=seed,
-        separate_clubs=clubs,
-        preferred=tournament.table_size,
-        n_rounds=tournament.rounds_total,
-        effort=settings.SEATING_EFFORT,
+    players = selectors.seating_players(regs, teams, clubs=clubs)
+    history = selectors.seating_history(tournament, before_round=number)
+    stored_followed = stored if stored is not None and stored.kind == PlanKind.FOLLOWED else None
+    tables, followed = seating.seat_following(
+        players, history, sizes, seed=seed, n_rounds=tournament.rounds_total, plan=stored_followed,
+        separate_clubs=clubs, preferred=tournament.table_size, effort=settings.SEATING_EFFORT,
     )
+    if followed != stored_followed:
+        store_plan(tournament=tournament, plan=followed)
+    return tables
 
 
 @transaction.atomic

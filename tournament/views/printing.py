@@ -26,7 +26,7 @@ from tournament.documents.typography import content_disposition, file_name, titl
 from tournament.models import Tournament
 from tournament.permissions import TournamentOrganizerMixin
 from tournament.qr import unreachable_address
-from tournament.rounds.selectors import seating_plan_summary
+from tournament.rounds.selectors import planned_rounds, seating_plan_summary
 from tournament.series.selectors import series_standings_of
 from tournament.standings.selectors import evening_over, standings
 from tournament.tournaments.forms import LogoForm
@@ -168,7 +168,7 @@ class StartCardsPdfView(TournamentOrganizerMixin, View):
     """A card per player with their table and seat in every round: needs the plan of all rounds."""
 
     def get(self, request, tournament_pk: int):
-        if not self.tournament.seating_plan.get("rounds"):
+        if planned_rounds(self.tournament) is None:
             messages.warning(request, _("No start cards yet: plan all rounds first (Rounds page)."))
             return redirect("print:documents", self.tournament.pk)
         pdf = start_cards_pdf(self.tournament, request=request)

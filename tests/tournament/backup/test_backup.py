@@ -21,6 +21,7 @@ from tournament.models import (
     Registration,
     Round,
     Seat,
+    SeatingPlan,
     Submission,
     SubmissionEntry,
     Table,
@@ -29,6 +30,7 @@ from tournament.models import (
 from tournament.players.selectors import registrations
 from tournament.players.services import registration_withdraw
 from tournament.results.services import result_confirm, result_submit
+from tournament.rounds.selectors import seating_plan
 from tournament.rounds.services import round_close, round_reopen, round_seat
 from tournament.standings.selectors import counted_rounds, standings
 from tournament.tournaments.services import tournament_snapshot, tournament_update
@@ -68,10 +70,23 @@ def played(module_played, db) -> Tournament:
     return Tournament.objects.get(pk=module_played.pk)
 
 
+def plan_picture(tournament: Tournament) -> dict | None:
+    """The stored seating plan with start numbers instead of registration ids."""
+    plan = seating_plan(tournament)
+    if plan is None:
+        return None
+    numbers = dict(tournament.registrations.values_list("pk", "start_number"))
+    data = plan.to_json()
+    data["players"] = [numbers[p] for p in data["players"]]
+    data["rounds"] = [[[numbers[p] for p in table] for table in rnd] for rnd in data["rounds"]]
+    return data
+
+
 def picture(tournament: Tournament) -> dict:
     """Everything a restore must reproduce, without database ids."""
     _rounds, lines = standings(tournament)
     return {
+        "seating_plan": plan_picture(tournament),
         "settings": tournament_snapshot(tournament),
         "standings": [
             (line.player.name, line.row.rank, line.row.total, dict(line.row.per_round)) for line in lines
@@ -119,6 +134,11 @@ def test_export_is_json_with_format_version_and_every_section(played):
     assert data["tournament"]["organizers"] == ["orga"]
     actions = {a["action"] for a in data["audit"]}
     assert actions >= {"round_close", "round_reopen", "result_submit", "withdraw"}
+    # The plan round 3 was seated from, made after the withdrawal: 11 players, rounds 3 and 4.
+    plan = data["seating_plan"]
+    shape = (plan["kind"], plan["from_round"], len(plan["players"]), len(plan["rounds"]))
+    assert shape == ("followed", 3, 11, 2)
+    assert set(plan["players"]) < {r["id"] for r in data["registrations"]}
 
 
 def test_round_trip_into_an_empty_database_is_identical(played, organizer):
@@ -132,6 +152,7 @@ def test_round_trip_into_an_empty_database_is_identical(played, organizer):
     restored = import_tournament(json.loads(text), owner=organizer)
 
     assert restored.name == before["settings"]["name"]
+    assert before["seating_plan"]["from_round"] == 3
     assert picture(restored) == before
     assert restored.is_organizer(organizer)
     assert len(before["standings"]) == 12 and before["standings"][0][1] == 1
@@ -171,7 +192,7 @@ def test_import_beside_the_original_reuses_players_and_clubs(played, organizer):
 
 def counts():
     return [m.objects.count() for m in (Tournament, Player, Club, Registration, Round, Table, Seat,
-                                        Submission, SubmissionEntry, AuditEntry)]
+                                        Submission, SubmissionEntry, AuditEntry, SeatingPlan)]
 
 
 @pytest.mark.parametrize("damage", [
@@ -185,6 +206,8 @@ def counts():
     lambda d: d["submissions"][0].update(created_at="yesterday"),
     lambda d: d["tournament"].update(logo={"name": "x.png", "data": "not base64!"}),
     lambda d: d["players"].append({"id": 5000, "first_name": "A", "last_name": "B", "birth_year": 3000}),
+    lambda d: d["seating_plan"]["rounds"][0][0].append(999_999),  # a player the file does not hold
+    lambda d: d["seating_plan"].update(kind="guessed"),
 ])
 def test_damaged_backup_restores_nothing(played, organizer, damage):
     data = json.loads(dumps(export_tournament(played)))
@@ -343,3 +366,24 @@ def test_sign_ups_and_payments_travel_with_the_backup(tournament, players, organ
     del data["signups"], data["payments"]  # a file written before sign-ups existed
     older = import_tournament(data, owner=organizer)
     assert not Signup.objects.filter(tournament=older).exists()
+
+
+def test_an_older_file_with_the_plan_of_all_rounds_in_the_tournaments_row(played, organizer):
+    """Files written before the plan had its own section kept it in the tournament's row, round number →
+    tables of registration ids of the file; restored, it is the new tournament's plan of all rounds."""
+    data = json.loads(dumps(export_tournament(played)))
+    ids = [r["id"] for r in data["registrations"] if r["status"] == "checked_in"]
+    del data["seating_plan"]
+    data["tournament"]["seating_plan"] = {
+        "players": ids, "sizes": [4, 4, 3], "seed": 5,
+        "rounds": {"4": [ids[:4], ids[4:8], ids[8:]], "3": [ids[8:], ids[:4], ids[4:8]]},
+    }
+    restored = import_tournament(data, owner=organizer)
+    plan = seating_plan(restored)
+    numbers = {r["id"]: r["start_number"] for r in data["registrations"]}
+    new_numbers = dict(restored.registrations.values_list("pk", "start_number"))
+    assert (plan.kind, plan.from_round, plan.seed, plan.sizes) == ("all", 3, 5, (4, 4, 3))
+    assert [new_numbers[p] for p in plan.players] == [numbers[p] for p in sorted(ids)]
+    assert [[new_numbers[p] for p in table] for table in plan.round(4)] == [
+        [numbers[p] for p in table] for table in (ids[:4], ids[4:8], ids[8:])
+    ]

@@ -11,6 +11,7 @@ from pypdf import PdfReader
 from tests.factories import RegistrationFactory, UserFactory
 from tournament.models import Seat
 from tournament.players.services import registration_withdraw
+from tournament.rounds.selectors import seating_plan
 from tournament.rounds.services import round_publish, round_seat, round_swap, seating_plan_create
 
 pytestmark = pytest.mark.django_db
@@ -70,9 +71,9 @@ def rows_of(lines: list[list[str]]) -> dict[int, tuple[int, int]]:
     return rows
 
 
-def expected_rows(plan: dict, reg_id: int) -> dict[int, tuple[int, int]]:
+def expected_rows(tournament, reg_id: int) -> dict[int, tuple[int, int]]:
     rows = {}
-    for number, tables in plan["rounds"].items():
+    for number, tables in seating_plan(tournament).numbered_rounds().items():
         for table_no, table in enumerate(tables, start=1):
             if reg_id in table:
                 rows[int(number)] = (table_no, table.index(reg_id) + 1)
@@ -101,7 +102,7 @@ def test_one_card_per_player_with_table_and_seat_in_rounds_one_to_six(organizer_
             assert reg.player.club_name in text
         rows = rows_of(lines)
         assert sorted(rows) == [1, 2, 3, 4, 5, 6]
-        assert rows == expected_rows(planned.seating_plan, reg.pk)
+        assert rows == expected_rows(planned, reg.pk)
     # Tables of 4, 4, 3, 3 in every round: four tables, seats 1 to 4.
     all_rows = [row for lines in cards for row in rows_of(lines).values()]
     assert {table for table, _seat in all_rows} == {1, 2, 3, 4}
@@ -136,7 +137,7 @@ def test_after_a_replan_cards_cover_who_plays_on(organizer_client, planned, orga
     assert not any(players[0].player.name in text for text in texts)
     assert late.player.name in texts[-1] and "\u2013 \u2013" in texts[-1]
     late_rows = rows_of(cards[-1])
-    assert sorted(late_rows) == [2, 3, 4, 5, 6] and late_rows == expected_rows(planned.seating_plan, late.pk)
+    assert sorted(late_rows) == [2, 3, 4, 5, 6] and late_rows == expected_rows(planned, late.pk)
     seat = Seat.objects.get(round=first, registration=players[1])
     assert rows_of(cards[0])[1] == (seat.table.number, seat.position)
 

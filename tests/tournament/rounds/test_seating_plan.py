@@ -5,6 +5,7 @@ import pytest
 from tests.factories import RegistrationFactory, play_round
 from tournament.models import Registration
 from tournament.players.services import registration_withdraw
+from tournament.rounds.selectors import seating_plan
 from tournament.rounds.services import round_seat, seating_plan_create
 
 
@@ -24,13 +25,16 @@ def tables_of(round_):
 
 def test_plan_covers_every_round_and_rounds_follow_it(planned, organizer):
     plan = seating_plan_create(tournament=planned, user=organizer, seed=7)
-    assert sorted(plan["rounds"]) == [str(n) for n in range(1, 7)]
-    for tables in plan["rounds"].values():
-        assert sorted(reg for table in tables for reg in table) == plan["players"]
+    assert seating_plan(planned) == plan and plan.kind == "all"
+    rounds = plan.numbered_rounds()
+    assert sorted(rounds) == list(range(1, 7))
+    for tables in rounds.values():
+        assert sorted(reg for table in tables for reg in table) == list(plan.players)
     first = play_round(planned, organizer, seed=99)
-    assert tables_of(first) == plan["rounds"]["1"]
+    assert tables_of(first) == rounds[1]
     second = round_seat(tournament=planned, user=organizer, seed=5)
-    assert tables_of(second) == plan["rounds"]["2"]
+    assert tables_of(second) == rounds[2]
+    assert seating_plan(planned) == plan  # followed, not made again
 
 
 def test_withdrawal_replans_the_rest_from_the_stored_plan(planned, organizer, players):
@@ -44,26 +48,24 @@ def test_withdrawal_replans_the_rest_from_the_stored_plan(planned, organizer, pl
     second = round_seat(tournament=planned, user=organizer, seed=5)
     seated = {reg for table in tables_of(second) for reg in table}
     assert players[0].pk not in seated and players[1].pk not in seated and late.pk in seated
-    planned.refresh_from_db()
-    new_plan = planned.seating_plan
-    assert "1" not in new_plan["rounds"] and sorted(new_plan["rounds"]) == [str(n) for n in range(2, 7)]
-    assert tables_of(second) == new_plan["rounds"]["2"]
+    new_plan = seating_plan(planned).numbered_rounds()
+    assert sorted(new_plan) == list(range(2, 7))
+    assert tables_of(second) == new_plan[2]
     # Warm start: most pairs of the old plan for rounds 2-6 are still together.
     def pairs(rounds):
         return {
             (n, min(a, b), max(a, b))
             for n, tables in rounds.items() for table in tables for a in table for b in table if a != b
         }
-    old, new = pairs({k: v for k, v in plan["rounds"].items() if k != "1"}), pairs(new_plan["rounds"])
+    old, new = pairs({k: v for k, v in plan.numbered_rounds().items() if k != 1}), pairs(new_plan)
     assert len(old & new) >= len(old) // 2
 
 
 def test_redraw_of_a_draft_plans_afresh(planned, organizer):
     first = round_seat(tournament=planned, user=organizer, seed=1)
-    planned.refresh_from_db()
-    before = planned.seating_plan
+    before = seating_plan(planned)
     round_seat(tournament=planned, user=organizer, seed=2)
-    planned.refresh_from_db()
-    assert planned.seating_plan["seed"] == 2 != before["seed"]
+    after = seating_plan(planned)
+    assert after.seed == 2 != before.seed
     first.refresh_from_db()
-    assert tables_of(first) == planned.seating_plan["rounds"]["1"]
+    assert tables_of(first) == after.round(1)

@@ -74,8 +74,7 @@ class SeatingPlanCreateView(OrganizerAction):
         except ValidationError as exc:
             self.fail(exc)
         else:
-            numbers = sorted(int(number) for number in plan["rounds"])
-            figures = {"first": numbers[0], "last": numbers[-1], "count": len(plan["players"])}
+            figures = {"first": plan.from_round, "last": plan.last_round, "count": len(plan.players)}
             planned = _("Rounds %(first)s to %(last)s planned for %(count)s players.") % figures
             messages.success(request, planned)
         return redirect("organizer:rounds", self.tournament.pk)
