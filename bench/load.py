@@ -104,6 +104,8 @@ def postgres_cluster():
 
 def django_env(var_dir: Path, database_url: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "HTTPS", "UNO_HTTPS"}}
+    # A database other than SQLite needs an explicit SECRET_KEY (tournament/settings.py).
+    env.setdefault("SECRET_KEY", "uno-bench-key-not-secret")
     env.update(UNO_VAR_DIR=str(var_dir), DATABASE_URL=database_url,
                DJANGO_SETTINGS_MODULE="tournament.settings", LOG_LEVEL="ERROR", PYTHONPATH=str(ROOT))
     return env
