@@ -17,6 +17,17 @@ Every captain loads the page (cookie and CSRF token), then all wait at a barrier
 each then repeats the same POST (same idempotency key: a double tap), which must not store a second
 version. Loopback only, every loop and wait is bounded, and the server (and cluster) stop at the end.
 The exit status is 1 when a result was lost or duplicated or a request failed.
+
+Several evenings on several app servers (docs/deploy.md, section 3), on PostgreSQL only:
+
+    python bench/load.py --evenings 20 --tables 50      # 1,000 captains within a minute, 1 and 2 servers
+
+prepares 20 evenings of 200 players in a fresh database for each server count, starts that many
+gunicorn servers (each with its own var/, logos and backups in one shared folder) and sends every
+captain's page and report to one server and the double tap to the other, at moments spread over
+--spread seconds, while a projector per evening and --public-pages public pages per evening poll
+through the servers in turn. Its p95 per request kind is printed for one and for two servers side by
+side, with errors, lost and duplicated results.
 """
 
 from __future__ import annotations
@@ -34,7 +45,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -104,6 +115,8 @@ def postgres_cluster():
 
 def django_env(var_dir: Path, database_url: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "HTTPS", "UNO_HTTPS"}}
+    # A database other than SQLite needs an explicit SECRET_KEY (tournament/settings.py).
+    env.setdefault("SECRET_KEY", "uno-bench-key-not-secret")
     env.update(UNO_VAR_DIR=str(var_dir), DATABASE_URL=database_url,
                DJANGO_SETTINGS_MODULE="tournament.settings", LOG_LEVEL="ERROR", PYTHONPATH=str(ROOT))
     return env
@@ -111,7 +124,7 @@ def django_env(var_dir: Path, database_url: str) -> dict[str, str]:
 
 def manage(env: dict[str, str], *args: str) -> str:
     result = subprocess.run([PY, "bench/load.py", *args], cwd=ROOT, env=env, capture_output=True, text=True,
-                            timeout=600)
+                            timeout=3600)
     if result.returncode != 0:
         raise SystemExit(f"bench step {args[0]} failed:\n{result.stdout}\n{result.stderr}")
     return result.stdout
@@ -119,31 +132,40 @@ def manage(env: dict[str, str], *args: str) -> str:
 
 # --- Steps run inside Django (this script called again with --step) -------------------------------
 
-def step_prepare(tables: int) -> None:
-    """Migrate, then a tournament with tables x 4 players whose first round is played, confirmed and
-    closed (so the captains' reports are checked against earlier wins, as in rounds 2-6 of an evening),
-    and whose second round is seated, published and opened."""
+def step_prepare(tables: int, evenings: int = 1) -> None:
+    """Migrate, then `evenings` tournaments with tables x 4 players each whose first round is played,
+    confirmed and closed (so the captains' reports are checked against earlier wins, as in rounds 2-6 of
+    an evening), and whose second round is seated, published and opened."""
     import django
 
     django.setup()
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
+    call_command("migrate", verbosity=0)
+    user = get_user_model().objects.create_superuser("bench", password="bench-pass-123")
+    plans = [_prepare_evening(user, tables, evening) for evening in range(1, evenings + 1)]
+    print(json.dumps({**plans[0], "evenings": plans}))
+
+
+def _prepare_evening(user, tables: int, evening: int) -> dict:
+    """One evening of step_prepare: its tournament's id and round 2's tables with their links."""
     from engine.validation import SeatReport
-    from tournament.models import Submission, Tournament
+    from tournament.models import Submission
     from tournament.players.services import player_register
     from tournament.results.services import result_submit
     from tournament.rounds.services import round_close, round_open, round_publish, round_seat
     from tournament.tournaments.services import tournament_create
 
-    call_command("migrate", verbosity=0)
-    user = get_user_model().objects.create_superuser("bench", password="bench-pass-123")
+    name = "Load test" if evening == 1 else f"Load test {evening}"
     tournament = tournament_create(
-        user=user, name="Load test", date=datetime.date(2026, 11, 29), public=True
+        user=user, name=name, date=datetime.date(2026, 11, 29), public=True
     )
     for n in range(tables * 4):
+        last_name = f"Bench{n:03d}" if evening == 1 else f"Bench{evening:02d}-{n:03d}"  # people of their own
         player_register(tournament=tournament, user=user, first_name=f"P{n:03d}",
-                                 last_name=f"Bench{n:03d}", club_name=f"Club {n % 10}", check_in=True)
+                        last_name=last_name, club_name=f"Club {n % 10}", check_in=True)
+
     def open_round(seed: int):
         round_ = round_seat(tournament=tournament, user=user, seed=seed)
         round_publish(round_=round_, user=user)
@@ -160,15 +182,14 @@ def step_prepare(tables: int) -> None:
         result_submit(table=table, seats=reports, source=Submission.Source.ORGANIZER, user=user)
     round_close(round_=first, user=user)
     round_ = open_round(seed=9)
-    plan = {
-        "tournament": Tournament.objects.get().pk,
+    return {
+        "tournament": tournament.pk,
         "tables": [
             {"number": t.number, "token": t.token,
              "seats": list(t.seats.order_by("position").values_list("registration_id", flat=True))}
             for t in round_.tables.order_by("number")
         ],
     }
-    print(json.dumps(plan))
 
 
 def step_verify() -> None:
@@ -180,9 +201,11 @@ def step_verify() -> None:
 
     from tournament.models import Table
 
-    counts = dict(
-        Table.objects.filter(round__number=2).annotate(n=Count("submissions")).values_list("number", "n")
-    )
+    counts = {
+        f"{tournament}-{number}": n
+        for tournament, number, n in Table.objects.filter(round__number=2).annotate(n=Count("submissions"))
+        .values_list("round__tournament_id", "number", "n")
+    }
     print(json.dumps(counts))
 
 
@@ -412,7 +435,7 @@ def run_one(name: str, database_url: str, tables: int, projector_every: float) -
                 raise SystemExit(f"the clients failed:\n{clients.stdout}\n{clients.stderr}")
             result = json.loads(clients.stdout.strip().splitlines()[-1])
             workers = gunicorn_workers(server.pid)
-        stored = {int(k): v for k, v in json.loads(manage(env, "--step", "verify").strip()).items()}
+        stored = json.loads(manage(env, "--step", "verify").strip())
     latencies, errors = result["latencies"], result["errors"]
     lost = sum(1 for n in stored.values() if n == 0)
     duplicated = sum(n - 1 for n in stored.values() if n > 1)
@@ -443,6 +466,184 @@ def summary(name: str, p95s: list[float]) -> None:
           f"median {median:.0f} ms ({'<=' if median <= TARGET_P95_MS else '>'} {TARGET_P95_MS} ms)")
 
 
+# --- Several evenings on several app servers (`--evenings`, `--servers`) ------------------------------
+#
+# A proxy sends each request to either server: every captain's page and report go to one server and
+# the double tap to the next one, every poll of a projector or a public page to the next server in turn.
+# The captains send at moments spread evenly at random over `spread` seconds (a round ends over a few
+# minutes in a hall, 20 halls at once here), each on a fresh connection, as a phone does after a pause.
+
+async def run_evening_clients(bases: list[tuple[str, int]], plan: dict, spread: float, projector_every: float,
+                              public_every: float, public_pages: int) -> dict:
+    import asyncio
+    import random
+
+    rng = random.Random(43)
+    kinds = ("page", "submit", "repeat", "projector", "public")
+    latencies: dict[str, list[float]] = {kind: [] for kind in kinds}
+    errors: list[str] = []
+    done = asyncio.Event()
+
+    def server(i: int) -> tuple[str, int]:
+        return bases[i % len(bases)]
+
+    async def timed(kind: str, conn: Connection, method: str, path: str, headers: dict | None = None,
+                    body: bytes = b"", expect: bytes = b"") -> int:
+        started = time.perf_counter()
+        status = 0
+        try:
+            status, answer = await conn.request(method, path, headers, body)
+            if status != 200 or expect not in answer:
+                errors.append(f"{kind} {path}: HTTP {status}")
+        except (TimeoutError, OSError, ConnectionError, ValueError) as exc:
+            errors.append(f"{kind} {path}: {exc!r}")
+        latencies[kind].append((time.perf_counter() - started) * 1000)
+        conn.close()
+        return status
+
+    async def captain(i: int, table: dict, delay: float) -> None:
+        await asyncio.sleep(delay)
+        path = f"/t/{table['token']}/"
+        conn = Connection(*server(i))
+        if await timed("page", conn, "GET", path) != 200 or "csrftoken" not in conn.cookies:
+            return
+        host, port = server(i)
+        headers = {"X-CSRFToken": conn.cookies["csrftoken"], "HX-Request": "true",
+                   "HX-Target": "captain-page", "Referer": f"http://{host}:{port}{path}",
+                   "Content-Type": "application/x-www-form-urlencoded"}
+        body = report_body(table)
+        await timed("submit", conn, "POST", path, headers, body, b"captain-page")
+        repeat = Connection(*server(i + 1))  # the double tap reaches the other server
+        repeat.cookies = dict(conn.cookies)
+        await timed("repeat", repeat, "POST", path, headers, body, b"captain-page")
+
+    async def poller(kind: str, i: int, path: str, every: float, headers: dict | None = None) -> None:
+        await asyncio.sleep(rng.uniform(0, every))
+        n = 0
+        while not done.is_set():
+            query = f"?slide={n}" if kind == "projector" else ""
+            await timed(kind, Connection(*server(i + n)), "GET", path + query, headers)
+            n += 1
+            with suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(done.wait(), every)
+
+    tables = [table for evening in plan["evenings"] for table in evening["tables"]]
+    pollers = []
+    for e, evening in enumerate(plan["evenings"]):
+        pk = evening["tournament"]
+        projector = f"/p/{pk}/projector/"
+        pollers.append(poller("projector", e, projector, projector_every, {"HX-Request": "true"}))
+        pollers += [poller("public", e * public_pages + k, f"/p/{pk}/", public_every)
+                    for k in range(public_pages)]
+    screens = [asyncio.ensure_future(p) for p in pollers]
+    began = time.perf_counter()
+    delays = sorted(rng.uniform(0, spread) for _ in tables)
+    order = list(range(len(tables)))
+    rng.shuffle(order)
+    everybody = asyncio.gather(*(captain(i, tables[i], delays[k]) for k, i in enumerate(order)))
+    await asyncio.wait_for(everybody, spread + HTTP_TIMEOUT * 4)
+    elapsed = time.perf_counter() - began
+    done.set()
+    await asyncio.gather(*screens)
+    return {"latencies": latencies, "errors": errors, "elapsed": elapsed}
+
+
+def step_evening_clients(bases: str, plan_file: str, spread: float, projector_every: float,
+                         public_every: float, public_pages: int) -> None:
+    import asyncio
+
+    servers = [(urllib.parse.urlsplit(b).hostname, urllib.parse.urlsplit(b).port) for b in bases.split(",")]
+    plan = json.loads(Path(plan_file).read_text())
+    result = asyncio.run(
+        run_evening_clients(servers, plan, spread, projector_every, public_every, public_pages)
+    )
+    print(json.dumps(result))
+
+
+def run_evenings(database_url: str, servers: int, args: argparse.Namespace) -> dict:
+    """One measurement of `args.evenings` evenings on `servers` app servers sharing the database and a
+    folder for logos and backups, each server with a var/ of its own (docs/deploy.md, section 3)."""
+    with tempfile.TemporaryDirectory(prefix="uno-bench.") as tmp:
+        shared = Path(tmp) / "shared"
+        env = django_env(Path(tmp) / "var-1", database_url)
+        env.update(
+            MEDIA_STORAGE="django.core.files.storage.FileSystemStorage",
+            MEDIA_STORAGE_OPTIONS=json.dumps({"location": str(shared / "media")}),
+            BACKUP_STORAGE="django.core.files.storage.FileSystemStorage",
+            BACKUP_STORAGE_OPTIONS=json.dumps({"location": str(shared / "backups")}),
+        )
+        prepared = time.perf_counter()
+        plan_text = manage(env, "--step", "prepare", "--tables", str(args.tables),
+                           "--evenings", str(args.evenings)).strip().splitlines()[-1]
+        prepared = time.perf_counter() - prepared
+        plan_file = Path(tmp) / "plan.json"
+        plan_file.write_text(plan_text)
+        ports = [free_port() for _ in range(servers)]
+        load_before = os.getloadavg()[0]
+        with ExitStack() as stack:
+            masters = [  # each server with a var/ of its own
+                stack.enter_context(gunicorn(dict(env, UNO_VAR_DIR=str(Path(tmp) / f"var-{n + 1}")), port))
+                for n, port in enumerate(ports)
+            ]
+            clients = subprocess.run(
+                [PY, "bench/load.py", "--step", "evening-clients", "--plan", str(plan_file),
+                 "--base", ",".join(f"http://127.0.0.1:{port}" for port in ports),
+                 "--spread", str(args.spread), "--projector-every", str(args.projector_every),
+                 "--public-every", str(args.public_every), "--public-pages", str(args.public_pages)],
+                cwd=ROOT, capture_output=True, text=True, timeout=args.spread + HTTP_TIMEOUT * 8,
+            )
+            if clients.returncode != 0:
+                raise SystemExit(f"the clients failed:\n{clients.stdout}\n{clients.stderr}")
+            result = json.loads(clients.stdout.strip().splitlines()[-1])
+            workers = [w for master in masters for w in gunicorn_workers(master.pid)]
+        stored = json.loads(manage(env, "--step", "verify").strip())
+    captains = sum(len(e["tables"]) for e in json.loads(plan_text)["evenings"])
+    result.update(
+        servers=servers, captains=captains, workers=workers, load_before=load_before, prepared=prepared,
+        lost=sum(1 for n in stored.values() if n == 0),
+        duplicated=sum(n - 1 for n in stored.values() if n > 1), reported=len(stored),
+    )
+    return result
+
+
+def print_evenings(result: dict, args: argparse.Namespace) -> bool:
+    latencies, errors = result["latencies"], result["errors"]
+    print(f"\n== {result['servers']} app server(s) on one PostgreSQL: {args.evenings} evenings, "
+          f"{result['captains']} captains within {args.spread:.0f} s, {args.evenings} projectors "
+          f"(every {args.projector_every} s), {args.evenings * args.public_pages} public pages "
+          f"(every {args.public_every} s); {result['elapsed']:.1f} s in all, load average before "
+          f"{result['load_before']:.1f} (preparation {result['prepared']:.0f} s)")
+    for kind, values in latencies.items():
+        print(f"  {kind:<10} n={len(values):<5} p50 {percentile(values, 0.5):7.1f} ms   "
+              f"p95 {percentile(values, 0.95):7.1f} ms   max {max(values, default=float('nan')):7.1f} ms")
+    print("  workers (CPU used in all, memory after the burst): "
+          + ", ".join(f"{cpu:.2f} s {mb:.0f} MB" for cpu, mb in sorted(result["workers"])))
+    print(f"  errors {len(errors)}   lost {result['lost']}   duplicated {result['duplicated']}   "
+          f"(tables reported: {result['reported']})")
+    for text in errors[:10]:
+        print(f"    {text}")
+    return not errors and result["lost"] == 0 and result["duplicated"] == 0
+
+
+def main_evenings(args: argparse.Namespace) -> int:
+    """The same evenings on one server and on two (each on a fresh database), side by side."""
+    counts = sorted({int(n) for n in args.servers.split(",")})
+    results = []
+    with postgres_cluster() as new_database:
+        for servers in counts:
+            result = run_evenings(new_database(f"uno_evenings_{servers}"), servers, args)
+            results.append((print_evenings(result, args), result))
+    captains = results[0][1]["captains"]
+    print(f"\n{args.evenings} evenings, {captains} captains in {args.spread:.0f} s: p95 in ms")
+    print(f"  {'':<10}" + "".join(f"{str(r['servers']) + ' server(s)':>14}" for _ok, r in results))
+    for kind in results[0][1]["latencies"]:
+        p95s = [percentile(r["latencies"][kind], 0.95) for _ok, r in results]
+        print(f"  {kind:<10}" + "".join(f"{p95:14.0f}" for p95 in p95s))
+    ok = all(run_ok for run_ok, _r in results)
+    print(f"  target: 0 errors, 0 lost, 0 duplicated: {'met' if ok else 'MISSED'}")
+    return 0 if ok else 1
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--db", choices=["sqlite", "postgres", "both"], default="both")
@@ -452,15 +653,31 @@ def main() -> int:
                         help="Seconds between the projector's requests (its page: 2-3 s).")
     parser.add_argument("--runs", type=int, default=3,
                         help="Measurements per database, each with a fresh tournament and server.")
-    parser.add_argument("--step", choices=["prepare", "verify", "clients"], help=argparse.SUPPRESS)
+    parser.add_argument("--evenings", type=int, default=1,
+                        help="More than 1: that many evenings at once on PostgreSQL, captains spread over "
+                             "--spread seconds, on one and on two app servers (--servers).")
+    parser.add_argument("--servers", default="1,2",
+                        help="With --evenings: the numbers of app servers to compare.")
+    parser.add_argument("--spread", type=float, default=60,
+                        help="With --evenings: seconds the captains send in.")
+    parser.add_argument("--public-pages", type=int, default=10,
+                        help="With --evenings: public pages per evening.")
+    parser.add_argument("--public-every", type=float, default=15,
+                        help="With --evenings: seconds between a public page's reloads.")
+    parser.add_argument("--step", choices=["prepare", "verify", "clients", "evening-clients"],
+                        help=argparse.SUPPRESS)
     parser.add_argument("--base", help=argparse.SUPPRESS)
     parser.add_argument("--plan", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.step == "clients":
         step_clients(args.base, args.plan, args.projector_every)
         return 0
+    if args.step == "evening-clients":
+        step_evening_clients(args.base, args.plan, args.spread, args.projector_every, args.public_every,
+                             args.public_pages)
+        return 0
     if args.step == "prepare":
-        step_prepare(args.tables)
+        step_prepare(args.tables, args.evenings)
         return 0
     if args.step == "verify":
         step_verify()
@@ -469,6 +686,8 @@ def main() -> int:
         parser.error("--tables must be between 1 and 200")
     if args.runs < 1:
         parser.error("--runs must be at least 1")
+    if args.evenings > 1:
+        return main_evenings(args)
     if args.database_url and args.runs != 1:
         parser.error("--database-url takes one run (--runs 1): each run needs an empty database")
     ok = True

@@ -44,5 +44,7 @@ trap cleanup EXIT
 echo "== test suite on PostgreSQL"
 pg_tests=("$@")
 [ ${#pg_tests[@]} -eq 0 ] && pg_tests=(tests/tournament)
+# A database other than SQLite needs an explicit SECRET_KEY (tournament/settings.py); a fixed test key.
+SECRET_KEY=${SECRET_KEY:-uno-test-key-not-secret} \
 DATABASE_URL="postgres://uno@%2F${pgdir//\//%2F}:$port/uno" $PY -m pytest "${DIST[@]}" -p no:cacheprovider \
   -m "not one_database" "${pg_tests[@]}"

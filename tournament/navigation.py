@@ -46,7 +46,10 @@ PHASES: tuple[Phase, ...] = (
         Page("cash_record", _("Cash record"), "organizer:cash_record"),
         Page("print", _("Print"), "print:documents"),
     )),
-    Phase("log", _("Log"), (Page("audit", _("Audit log"), "organizer:audit"),)),
+    Phase("log", _("Log"), (
+        Page("audit", _("Audit log"), "organizer:audit"),
+        Page("backups", _("Backups"), "organizer:backups"),
+    )),
 )
 
 PHASE_OF_SECTION = {page.section: phase.key for phase in PHASES for page in phase.pages}

@@ -4,11 +4,13 @@ The defaults make `make run` ready for the hall: SQLite tuned for many writers, 
 generated once and kept outside git, DEBUG off, every host allowed on the local network.
 """
 
+import json
 import os
 import secrets
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("UNO_VAR_DIR", BASE_DIR / "var"))
@@ -23,10 +25,26 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-def _secret_key() -> str:
-    """An explicit SECRET_KEY wins; otherwise one is generated on first run and kept in var/."""
+SECRET_KEY_MISSING = (
+    "SECRET_KEY ist nicht gesetzt: mit einer anderen Datenbank als SQLite (DATABASE_URL) muss jeder "
+    "App-Server denselben Schlüssel haben, sonst gelten Anmeldungen, Formulare und Links nur auf einem "
+    "von ihnen. Setzen Sie SECRET_KEY auf allen Servern auf denselben Wert (docs/deploy.md). / "
+    "SECRET_KEY is not set: with a database other than SQLite (DATABASE_URL) every app server needs the "
+    "same key, or logins, forms and links work on one of them only. Set SECRET_KEY to the same value on "
+    "every server (docs/deploy.md)."
+)
+
+
+def _secret_key(database_url: str) -> str:
+    """An explicit SECRET_KEY wins; otherwise one is generated on first run and kept in var/.
+
+    A key of one machine's var/ would differ on a second server sharing the database (sessions and
+    signed cookies of one server would be refused by the other), so a shared database needs the key
+    set explicitly: only the hall's SQLite, one machine by nature, may generate its own."""
     if key := os.environ.get("SECRET_KEY"):
         return key
+    if database_url and not database_url.startswith("sqlite"):
+        raise ImproperlyConfigured(SECRET_KEY_MISSING)
     key_file = VAR_DIR / "secret_key"
     if not key_file.exists():
         key_file.write_text(secrets.token_urlsafe(50))
@@ -34,7 +52,8 @@ def _secret_key() -> str:
     return key_file.read_text().strip()
 
 
-SECRET_KEY = _secret_key()
+DATABASE_URL = os.environ.get("DATABASE_URL", "")
+SECRET_KEY = _secret_key(DATABASE_URL)
 DEBUG = env_bool("DEBUG")
 # The hall laptop is reached by phones through its LAN address, which nobody knows in advance.
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "*")
@@ -107,7 +126,7 @@ TEMPLATES = [
 
 DATABASES = {
     "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'uno.sqlite3'}",
+        DATABASE_URL or f"sqlite:///{VAR_DIR / 'uno.sqlite3'}",
         # Keep connections between requests (one per gunicorn thread): opening one per request doubled
         # the captains' latency on PostgreSQL and re-ran SQLite's PRAGMAs each time (docs/performance.md).
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
@@ -187,16 +206,35 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", VAR_DIR / "staticfiles"))
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", VAR_DIR / "media"))
+
+
+def _storage(prefix: str, default: str) -> dict:
+    """A storage from `<prefix>_STORAGE` (a dotted class) and `<prefix>_STORAGE_OPTIONS` (JSON): with
+    several app servers, uploaded logos and backups must live where every server reaches them (a shared
+    folder or an object store, docs/deploy.md). By default a folder in var/, as on the hall laptop."""
+    backend = os.environ.get(f"{prefix}_STORAGE", "") or default
+    try:
+        options = json.loads(os.environ.get(f"{prefix}_STORAGE_OPTIONS", "") or "{}")
+    except json.JSONDecodeError as exc:
+        raise ImproperlyConfigured(f"{prefix}_STORAGE_OPTIONS is not valid JSON: {exc}") from None
+    if not isinstance(options, dict):
+        raise ImproperlyConfigured(f"{prefix}_STORAGE_OPTIONS must be a JSON object")
+    return {"BACKEND": backend, "OPTIONS": options}
+
+
+# Every closed round writes a full backup of its tournament to the "backups" storage
+# (tournament/backup/services.py): the folder BACKUP_DIR unless BACKUP_STORAGE names another storage.
+BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", VAR_DIR / "backups"))
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Uploaded logos: MEDIA_ROOT unless MEDIA_STORAGE names another storage.
+    "default": _storage("MEDIA", "django.core.files.storage.FileSystemStorage"),
+    "backups": _storage("BACKUP", "tournament.storage.BackupFolderStorage"),
     "staticfiles": {
         "BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"
         if not DEBUG
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }
-# Every closed round writes a full backup of its tournament here (tournament/backup/services.py).
-BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", VAR_DIR / "backups"))
 # The seating search's budget, as a multiple of the engine's (1: its full budget; a round of 200 takes
 # under 0.3 s, a small, hard field up to a few seconds). A slow laptop can take less (0.5); the tests
 # of the app's flows take a small fraction, the engine's own tests judge the search at the full budget.

@@ -14,6 +14,8 @@ from django.db.models import Model
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tests.factories import TournamentFactory, UserFactory, long_named_players, play_round
+from tournament.backup.selectors import stored_backups
+from tournament.backup.services import write_backup
 from tournament.models import Registration, Signup, Submission, Table, Tournament
 from tournament.rounds.services import seating_plan_create
 from tournament.series.services import series_create
@@ -90,6 +92,7 @@ CONTENT_TYPES = {
     "print:certificates": "application/pdf",
     "print:start_cards": "application/pdf",
     "organizer:backup": "application/json",
+    "organizer:stored_backup": "application/json",
     "organizer:standings_export": "text/csv",
     "organizer:signups_export": "text/csv",
     "organizer:cash_report_csv": "text/csv",
@@ -166,7 +169,15 @@ class World:
             # A player of the (public) evening: their season card (public:series_player).
             "player_pk": self.registration.player_id,
         }
+        if "backup_name" in names:
+            values["backup_name"] = self.stored_backup()
         return {name: values[name] for name in names}
+
+    def stored_backup(self) -> str:
+        """A backup of round 1 in the backups storage (the test's folder), written when first asked for:
+        closing the round wrote none, its commit never came (module_db)."""
+        existing = stored_backups(self.tournament)
+        return existing[0].name if existing else write_backup(self.tournament, 1)
 
     def urls(self, name: str, names: tuple[str, ...]) -> list[str]:
         """The URL(s) to open for a name: round pages for the closed and for the open round."""

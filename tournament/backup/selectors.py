@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
+import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.files import File
+from django.core.files.storage import storages
 from django.db import models
 from django.utils import timezone
 
@@ -113,3 +117,56 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
     plan = seating_plan(tournament)  # its players are registrations: ids of the file, like every row
     data["seating_plan"] = plan.to_json() if plan is not None else None
     return data
+
+
+# --- Backups written after each round (the "backups" storage) ------------------------------------
+
+BACKUP_NAME = re.compile(
+    r"tournament-(?P<pk>\d+)(?:-round-(?P<round>\d+))?-(?P<when>\d{8}-\d{6}-\d{6})\.json"
+)
+
+
+@dataclass(frozen=True)
+class StoredBackup:
+    """One backup file in the backups storage, as its name says: which round, and when."""
+
+    name: str
+    round_number: int | None
+    written_at: dt.datetime
+    size: int
+
+
+def stored_backups(tournament: Tournament) -> list[StoredBackup]:
+    """The tournament's backups in the backups storage, newest first: read from the storage every
+    server shares, so a backup written by one app server is listed by every other."""
+    storage = storages["backups"]
+    try:
+        _folders, files = storage.listdir("")
+    except FileNotFoundError:
+        return []  # no round closed yet: the folder is made with the first backup
+    backups = []
+    for name in files:
+        match = BACKUP_NAME.fullmatch(name)
+        if match is None or int(match["pk"]) != tournament.pk:
+            continue
+        written_at = dt.datetime.strptime(match["when"], "%Y%m%d-%H%M%S-%f")
+        backups.append(StoredBackup(
+            name=name,
+            round_number=int(match["round"]) if match["round"] else None,
+            written_at=timezone.make_aware(written_at),
+            size=storage.size(name),
+        ))
+    return sorted(backups, key=lambda backup: (backup.written_at, backup.name), reverse=True)
+
+
+def open_stored_backup(tournament: Tournament, name: str) -> File | None:
+    """The named backup of this tournament opened from the storage, or None: a name that is not one of
+    its backups (another tournament's, a path) is never opened."""
+    match = BACKUP_NAME.fullmatch(name)
+    if match is None or int(match["pk"]) != tournament.pk:
+        return None
+    storage = storages["backups"]
+    try:
+        return storage.open(name, "rb")
+    except FileNotFoundError:
+        return None

@@ -20,10 +20,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
+from django.core.files.storage import FileSystemStorage, storages
 from django.db import DatabaseError, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -289,27 +289,34 @@ def _seating_plan(data: dict[str, Any], registrations: dict[int, int]) -> Stored
 
 # --- Automatic backups --------------------------------------------------------------------------
 
-def backup_path(tournament: Tournament, round_number: int | None, when: dt.datetime | None = None) -> Path:
+def backup_name(tournament: Tournament, round_number: int | None, when: dt.datetime | None = None) -> str:
+    """The file name in the backups storage (selectors.BACKUP_NAME reads it back)."""
     when = timezone.localtime(when or timezone.now())
     round_part = f"-round-{round_number}" if round_number is not None else ""
-    return Path(settings.BACKUP_DIR) / f"tournament-{tournament.pk}{round_part}-{when:%Y%m%d-%H%M%S-%f}.json"
+    return f"tournament-{tournament.pk}{round_part}-{when:%Y%m%d-%H%M%S-%f}.json"
 
 
-def write_backup(tournament: Tournament, round_number: int | None = None) -> Path:
-    """Write the tournament's backup file atomically (a crash never leaves half a file)."""
-    path = backup_path(tournament, round_number)
+def write_backup(tournament: Tournament, round_number: int | None = None) -> str:
+    """Write the tournament's backup into the backups storage (settings.STORAGES["backups"]), where
+    every app server lists and serves it; returns its name there.
+
+    In a folder the file is written next to its place and renamed into it, so a crash never leaves half
+    a file and a listing never shows one; other storages (an object store) store a file whole anyway."""
+    name = backup_name(tournament, round_number)
+    content = dumps(export_tournament(tournament)).encode("utf-8")
+    storage = storages["backups"]
+    if not isinstance(storage, FileSystemStorage):
+        return storage.save(name, ContentFile(content, name=name))
+    path = Path(storage.path(name))
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = dumps(export_tournament(tournament))
-    with tempfile.NamedTemporaryFile(
-        "w", encoding="utf-8", dir=path.parent, delete=False, suffix=".tmp"
-    ) as f:
-        f.write(text)
+    with tempfile.NamedTemporaryFile(dir=path.parent, delete=False, suffix=".tmp") as f:
+        f.write(content)
         tmp = Path(f.name)
     os.replace(tmp, path)
-    return path
+    return name
 
 
 def write_after_round_close(round_: Round) -> None:
     """Called once the closing of a round is committed (rounds.services.round_close)."""
-    path = write_backup(round_.tournament, round_.number)
-    logger.info("backup written: %s", path)
+    name = write_backup(round_.tournament, round_.number)
+    logger.info("backup written: %s", name)

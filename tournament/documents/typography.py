@@ -4,6 +4,8 @@ and points in words, and the type steps that keep long names on their line."""
 
 from __future__ import annotations
 
+import base64
+import mimetypes
 import re
 import unicodedata
 from datetime import date
@@ -26,9 +28,10 @@ def static_root() -> Path:
 
 
 def allowed_roots() -> list[Path]:
-    """The only folders WeasyPrint may read from: static files and uploaded media (logos)."""
+    """The only folders WeasyPrint may read from: the static files (the logo comes as a data: URI,
+    read through its storage: `logo_uri`)."""
     roots = [Path(folder) for folder in settings.STATICFILES_DIRS]
-    return [*roots, Path(settings.STATIC_ROOT), Path(settings.MEDIA_ROOT)]
+    return [*roots, Path(settings.STATIC_ROOT)]
 
 
 def html_to_pdf(html: str, *, fetcher: LocalFileFetcher | None = None) -> bytes:
@@ -85,14 +88,19 @@ def titled(kind: str, name: str) -> str:
 
 
 def logo_uri(tournament: Tournament) -> str:
-    """The uploaded logo as a file: URI, or '' when none is set or the file is gone."""
+    """The uploaded logo as a data: URI, or '' when none is set or the file is gone.
+
+    Read through the logo's storage (STORAGES["default"]), never from a path on this machine's disk: with
+    several app servers the logo may have been uploaded through another one, into shared storage."""
     if not tournament.logo:
         return ""
     try:
-        path = Path(tournament.logo.path)
-    except (ValueError, NotImplementedError):
+        with tournament.logo.storage.open(tournament.logo.name, "rb") as logo:
+            data = logo.read()
+    except (OSError, ValueError):
         return ""
-    return path.as_uri() if path.is_file() else ""
+    content_type = mimetypes.guess_type(tournament.logo.name)[0] or "application/octet-stream"
+    return f"data:{content_type};base64,{base64.b64encode(data).decode('ascii')}"
 
 
 def points_label(tournament: Tournament) -> str:

@@ -4,6 +4,7 @@ import datetime
 import io
 import re
 import socket
+from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -368,7 +369,8 @@ def test_no_network_connection_while_rendering_any_document(
     assert refused == []
     assert served and all(url.startswith("file:///") for url in served)
     assert any(url.endswith("/css/print.css") for url in served)
-    assert any("/logos/club" in url for url in served)
+    # The logo is read through its storage (shared by every app server), not from this disk's media folder.
+    assert not any("/logos/" in url for url in served)
 
 
 # --- access --------------------------------------------------------------------------------------
@@ -466,3 +468,17 @@ def test_the_print_page_lists_every_document_the_app_makes(world, organizer_clie
     for name in ("organizer:standings_export", "organizer:signups_export", "organizer:backup",
                  "organizer:cash_report_csv", "organizer:cash_record_csv"):
         assert reverse(name, args=[world.tournament.pk]) in page, name
+
+
+def test_the_certificates_read_the_logo_through_its_storage(organizer_client, tournament, closed, settings):
+    """Logos live in STORAGES["default"], wherever a club points it (shared by several app servers): an
+    in-memory storage has no path on this disk, and the certificate still prints the logo."""
+    settings.STORAGES = {
+        **settings.STORAGES, "default": {"BACKEND": "django.core.files.storage.InMemoryStorage"},
+    }
+    url = reverse("print:logo", args=[tournament.pk])
+    organizer_client.post(url, {"logo": SimpleUploadedFile("club.png", png_bytes(), "image/png")})
+    tournament.refresh_from_db()
+    assert not Path(tournament.logo.path).exists()  # nothing on this disk
+    pdf = get_pdf(organizer_client, reverse("print:certificates", args=[tournament.pk]) + "?top=1").content
+    assert len(PdfReader(io.BytesIO(pdf)).pages[0].images) == 1

@@ -1,15 +1,16 @@
-"""Backup download (one tournament as JSON) and restore (upload such a file as a new tournament)."""
+"""Backup download (one tournament as JSON), the backups written after each round (listed and served
+from the backups storage, which every app server shares) and restore (upload a file as a new tournament)."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.http import HttpResponse
+from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views import View
-from django.views.generic import FormView
+from django.views.generic import FormView, TemplateView
 
 from tournament.permissions import TournamentOrganizerMixin
 from tournament.uploads import UploadLimitMixin
@@ -17,7 +18,7 @@ from tournament.uploads import UploadLimitMixin
 from ...backup import services as backup
 from ...backup.format import BackupError, dumps
 from ...backup.forms import RestoreForm
-from ...backup.selectors import export_tournament
+from ...backup.selectors import export_tournament, open_stored_backup, stored_backups
 
 
 class BackupDownloadView(TournamentOrganizerMixin, View):
@@ -30,6 +31,28 @@ class BackupDownloadView(TournamentOrganizerMixin, View):
         filename = f"tournament-{self.tournament.pk}-{stamp}.json"
         response["Content-Disposition"] = f'attachment; filename="{filename}"'
         return response
+
+
+class StoredBackupsView(TournamentOrganizerMixin, TemplateView):
+    """The backups written after each closed round, newest first, each one click to download."""
+
+    template_name = "tournament/organizer/backups.html"
+    extra_context = {"section": "backups"}
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(backups=stored_backups(self.tournament), **kwargs)
+
+
+class StoredBackupDownloadView(TournamentOrganizerMixin, View):
+    """One of the tournament's stored backups, read from the backups storage (404 for any other name)."""
+
+    def get(self, request, *args, **kwargs):
+        stored = open_stored_backup(self.tournament, kwargs["backup_name"])
+        if stored is None:
+            raise Http404(_("There is no such backup."))
+        return FileResponse(
+            stored, as_attachment=True, filename=kwargs["backup_name"], content_type="application/json"
+        )
 
 
 class RestoreView(UploadLimitMixin, LoginRequiredMixin, FormView):
