@@ -27,6 +27,7 @@ from engine.series import SEASON_TIEBREAKS
 from engine.standings import TIEBREAKS
 from tournament.clock.selectors import CLOCK_STATUS_LABELS, format_seconds
 from tournament.models import (
+    Account,
     AuditEntry,
     Payment,
     Player,
@@ -153,6 +154,7 @@ CLOCK = Vocabulary(
 RESULT = Vocabulary((Submission, SubmissionEntry))
 SERIES = Vocabulary((Series,), values={"tiebreaks": _labelled(SEASON_TIEBREAKS.items())})
 TEAM = Vocabulary((Team, Tournament))
+ACCOUNT = Vocabulary((Account,))  # entries of no tournament: read in the admin, never on a log page
 
 A = AuditAction
 VOCABULARIES: dict[str, Vocabulary] = {
@@ -178,6 +180,7 @@ VOCABULARIES: dict[str, Vocabulary] = {
     ),
     **dict.fromkeys((A.SERIES_CREATE, A.SERIES_UPDATE), SERIES),
     **dict.fromkeys((A.TEAM_CREATE, A.TEAM_DELETE, A.TEAMS_SEPARATE), TEAM),
+    **dict.fromkeys((A.ACCOUNT_PASSWORD_CHANGE, A.ACCOUNT_RESET_LINK, A.ACCOUNT_PASSWORD_RESET), ACCOUNT),
 }
 del A
 
