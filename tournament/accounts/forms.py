@@ -46,7 +46,8 @@ class SetPasswordForm(forms.Form):
     def __init__(self, *args: Any, user=None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
-        self.fields["new_password1"].help_text = password_validation.password_validators_help_text_html()
+        rules = password_validation.password_validators_help_texts()
+        self.fields["new_password1"].help_text = " ".join(rules)
 
     def clean_new_password2(self) -> str:
         first, second = self.cleaned_data.get("new_password1"), self.cleaned_data.get("new_password2")

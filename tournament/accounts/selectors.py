@@ -7,6 +7,10 @@ from django.db.models import Q, QuerySet
 
 from tournament.models import Account
 
+# A session remembers from its login on that its password must still be changed: the banner of
+# templates/base.html reads it without a query; the change clears it (and ends every other session).
+DUE_SESSION_KEY = "password_change_due"
+
 
 def people_of(user) -> QuerySet:
     """The people `user` works with, for whom they may make a password reset link: everybody who
