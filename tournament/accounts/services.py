@@ -71,6 +71,11 @@ def password_change_mark_due(*, user) -> None:
     Account.objects.update_or_create(user=user, defaults={"password_change_due": True})
 
 
+def password_change_clear_due(*, user) -> None:
+    """The made-up password was replaced outside the app's pages (the Django admin)."""
+    Account.objects.filter(user=user).update(password_change_due=False)
+
+
 def reset_link_create(*, user, person, now: dt.datetime | None = None) -> ResetLink:
     """A link that lets `person` set a new password once, within 24 hours; only for somebody the
     organizer works with (`selectors.may_make_reset_link`)."""
