@@ -513,7 +513,10 @@ class SubmissionEntry(models.Model):
 class AuditEntry(models.Model):
     """Who changed what, when: before and after, for results, seating, registrations and settings."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit_entries")
+    # Empty for what concerns a person's account, not an evening (a password reset link, a new password).
+    tournament = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="audit_entries"
+    )
     round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     user = models.ForeignKey(
@@ -532,6 +535,25 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%H:%M:%S} {self.action}"
+
+
+class Account(models.Model):
+    """What the app keeps about a login beyond Django's user: whether its password must be changed.
+
+    The first organizer's password is made up and printed by `make run` (setup_hall); until its owner
+    picks their own, the app sends them to the password page after login and setup_hall reminds them.
+    A row of its own, as Django's user has no such field and swapping the user model is not worth it.
+    """
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account")
+    password_change_due = models.BooleanField(_("password change due"), default=False)
+
+    class Meta:
+        verbose_name = _("account")
+        verbose_name_plural = _("accounts")
+
+    def __str__(self) -> str:
+        return str(self.user)
 
 
 def new_signup_token() -> str:

@@ -190,6 +190,12 @@ LOGIN_FAILURE_WINDOW = int(os.environ.get("LOGIN_FAILURE_WINDOW", "300"))
 LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("LOGIN_ADDRESS_FAILURE_LIMIT", "20"))
 LOGIN_SLOW_SECONDS = int(os.environ.get("LOGIN_SLOW_SECONDS", "30"))
 
+# A password reset link (/account/people/, made by an organizer for somebody they work with) works
+# once, for 24 hours; one address may open this many links that do not work within the window.
+PASSWORD_RESET_TIMEOUT = 24 * 3600
+ACCOUNT_RESET_FAILURE_LIMIT = int(os.environ.get("ACCOUNT_RESET_FAILURE_LIMIT", "20"))
+ACCOUNT_RESET_FAILURE_WINDOW = int(os.environ.get("ACCOUNT_RESET_FAILURE_WINDOW", "600"))
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

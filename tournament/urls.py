@@ -5,12 +5,18 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.generic import RedirectView
 
-from .views import auth, home
+from .views import account, auth, home
 from .views.organizer import backup
 
 urlpatterns = [
     path("", home.HomeView.as_view(), name="home"),
     path("accounts/login/", auth.RateLimitedLoginView.as_view(), name="login"),
+    path("account/", account.AccountView.as_view(), name="account"),
+    path("account/people/", account.PeopleView.as_view(), name="account_people"),
+    path(
+        "account/people/<int:user_pk>/reset-link/", account.ResetLinkView.as_view(), name="account_reset_link"
+    ),
+    path("account/reset/<str:uidb64>/<str:reset_token>/", account.ResetView.as_view(), name="account_reset"),
     path("restore/", backup.RestoreView.as_view(), name="restore"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -33,6 +33,7 @@ from tests.tournament.urlmap import (
     build_world,
     named_urls,
 )
+from tournament.accounts import tokens
 from tournament.models import Registration, Round, Signup, Submission
 from tournament.prizes.services import prizes_update
 from tournament.results.services import result_submit
@@ -298,11 +299,25 @@ def test_states_the_url_map_lacks(checker, world, settings):
     for label, name in [("public (end)", "public:tournament"), ("projector (end)", "public:projector"),
                         ("public series (end)", "public:series")]:
         checker.open(label, "anonymous", reverse(name, args=[t]))
+    # Accounts: the password form's errors, a reset link shown once (its QR code and address), the
+    # reset page's errors, a link that no longer works.
+    checker.open("account (errors)", "organizer", reverse("account"), then=submit_empty)
+    checker.open("people (link shown)", "organizer", reverse("account_people"), then=make_reset_link)
+    person = world.extra["person"]
+    reset = reverse("account_reset", args=[tokens.uid_of(person), tokens.make_token(person)])
+    checker.open("reset (errors)", "anonymous", reset, then=submit_empty)
+    checker.open("reset (link no longer valid)", "anonymous",
+                 reverse("account_reset", args=[tokens.uid_of(person), "1-2"]), status=404)
     # Last, as it locks this address out: the page after too many unknown links (one so far).
     settings.CAPTAIN_WRONG_TOKENS_ALLOWED = 1
     checker.open("captain (address blocked)", "anonymous", reverse("captain:table", args=[table.token]),
                  status=429)
     checker.assert_clean()
+
+
+def make_reset_link(page) -> None:
+    with page.expect_navigation():
+        page.click("main .people form button[type=submit]")
 
 
 def clear_and_submit(page) -> None:

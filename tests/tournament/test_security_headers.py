@@ -8,7 +8,7 @@ import re
 import pytest
 from django.test import Client
 
-from tests.tournament.urlmap import POST_ONLY, audience, named_urls
+from tests.tournament.urlmap import POST_ONLY, SECRET_ADDRESSES, audience, named_urls
 
 pytestmark = pytest.mark.one_database  # headers and markup; test_smoke opens every page on both
 
@@ -31,8 +31,9 @@ def test_every_page_sends_the_headers_and_breaks_no_rule_of_the_policy(world, or
             assert "script-src 'self'" in csp and "style-src 'self'" in csp, name
             assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
             assert "frame-ancestors 'none'" in csp and "object-src 'none'" in csp
-            # A captain link is the table's secret: its pages send no Referer at all.
-            expected = "no-referrer" if audience(name) == "captain" else "same-origin"
+            # A captain link is the table's secret, a reset link the account's: no Referer at all.
+            secret = audience(name) == "captain" or name in SECRET_ADDRESSES
+            expected = "no-referrer" if secret else "same-origin"
             assert response["Referrer-Policy"] == expected, name
             assert response["X-Content-Type-Options"] == "nosniff", name
             assert "camera=()" in response["Permissions-Policy"], name

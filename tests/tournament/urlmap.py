@@ -14,6 +14,7 @@ from django.db.models import Model
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tests.factories import TournamentFactory, UserFactory, long_named_players, play_round
+from tournament.accounts import tokens
 from tournament.backup.selectors import stored_backups
 from tournament.backup.services import write_backup
 from tournament.models import Registration, Signup, Submission, Table, Tournament
@@ -61,7 +62,11 @@ POST_ONLY = {
     "organizer:teams_separate",
     "captain:check",
     "organizer:standings_reveal",
+    "account_reset_link",
 }
+
+# Pages whose address is a secret besides the captain's (a password reset link): no Referer at all.
+SECRET_ADDRESSES = {"account_reset"}
 
 # GET answers something other than 200 on purpose.
 SPECIAL_GET_STATUS = {
@@ -122,6 +127,10 @@ def audience(name: str) -> str:
         "logout": "open",
         "set_language": "open",
         "restore": "login",
+        "account": "login",
+        "account_people": "login",
+        "account_reset_link": "login",
+        "account_reset": "open",
     }[name]
 
 
@@ -168,6 +177,11 @@ class World:
             "team_pk": self.extra["team"].pk,
             # A player of the (public) evening: their season card (public:series_player).
             "player_pk": self.registration.player_id,
+            # A co-organizer who forgot their password: a link made for them (account_reset_link, and
+            # the page their link opens, account_reset, made now: the link is valid).
+            "user_pk": self.extra["person"].pk,
+            "uidb64": tokens.uid_of(self.extra["person"]),
+            "reset_token": tokens.make_token(self.extra["person"]),
         }
         if "backup_name" in names:
             values["backup_name"] = self.stored_backup()
@@ -213,6 +227,8 @@ def build_world(*, organizer, tournament: Tournament, players) -> World:
     guest = players[-1].player
     guest.member = False
     guest.save(update_fields=["member"])
+    person = UserFactory(username="forgetful", first_name="Vera", last_name="Vergesslich")
+    tournament.organizers.add(person)
     return World(
         organizer=organizer,
         tournament=tournament,
@@ -220,7 +236,7 @@ def build_world(*, organizer, tournament: Tournament, players) -> World:
         open_table=submission.table,
         waiting_table=waiting,
         submission=submission,
-        extra={"signup": signup, "team": team},
+        extra={"signup": signup, "team": team, "person": person},
     )
 
 

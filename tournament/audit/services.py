@@ -1,7 +1,8 @@
 """Writing the audit log: who changed what, when, with the state before and after.
 
 Every service that changes data calls `audit` inside its own transaction, so an entry exists exactly
-when the change does.
+when the change does. What concerns a person's account rather than an evening (a password reset
+link) is recorded without a tournament.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from .actions import AuditAction
 
 def audit(
     *,
-    tournament: Tournament,
+    tournament: Tournament | None,
     action: AuditAction,
     user=None,
     actor: str = "",

@@ -57,6 +57,7 @@ class Show(StrEnum):
 
 # Keys of snapshots that are no model field, or whose field's name says less than this.
 KEY_LABELS = {
+    "username": _("user name"),
     "name": _("name"), "tables": _("tables"), "round": _("round"), "seed": _("seating seed"),
     "players": _("players"), "sizes": _("table sizes"), "remaining": _("time left"),
     "seconds": _("clock set to"), "changed_in": _("changed in the tournament"), "keep": _("kept record"),
@@ -276,6 +277,10 @@ VOCABULARIES: dict[str, Vocabulary] = {
     A.TEAM_CREATE: Vocabulary((Team, Tournament), keys=_keys("team", "players")),  # players: their names
     A.TEAM_DELETE: Vocabulary((Team, Tournament), keys=_keys("team", "players")),
     A.TEAMS_SEPARATE: Vocabulary((Team, Tournament), keys=_keys("separate_teams")),
+    # Entries of no tournament: read in the Django admin, never on a tournament's log page.
+    A.ACCOUNT_PASSWORD_CHANGE: Vocabulary(keys=_keys("username")),
+    A.ACCOUNT_RESET_LINK: Vocabulary(keys=_keys("username")),
+    A.ACCOUNT_PASSWORD_RESET: Vocabulary(keys=_keys("username")),
 }
 del A
 

@@ -26,9 +26,11 @@ from django.core import signing
 from django.db import transaction
 from django.forms.utils import ErrorDict
 from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from tournament import ratelimit
+from tournament.accounts import selectors
 from tournament.qr import is_loopback_host
 
 DEVICE_COOKIE = "uno_device"
@@ -125,6 +127,14 @@ class RateLimitedLoginView(auth_views.LoginView):
             response["Retry-After"] = str(seconds)
             return response
         return super().post(request, *args, **kwargs)
+
+    def get_success_url(self) -> str:
+        """Somebody whose password was made up for them (the first organizer) chooses their own
+        first: the account page, with a banner on every page until they do."""
+        if selectors.password_change_due(self.request.user):
+            self.request.session[selectors.DUE_SESSION_KEY] = True
+            return reverse("account")
+        return super().get_success_url()
 
     def form_valid(self, form):
         ratelimit.clear(_pair_key(self.request))

@@ -8,8 +8,9 @@ import json
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from tests.factories import TournamentFactory
+from tests.factories import TournamentFactory, UserFactory
 from tests.tournament.conftest import report_data
+from tournament.accounts.services import password_change, password_reset, reset_link_create
 from tournament.backup.format import dumps
 from tournament.backup.selectors import export_tournament
 from tournament.backup.services import import_tournament
@@ -199,6 +200,15 @@ def drive_every_service(organizer) -> Tournament:
     prize_hand_over(tournament=tournament, user=organizer, registration=winner)
     prize_hand_over_undo(tournament=tournament, user=organizer, registration=winner)
     prize_hand_over(tournament=tournament, user=organizer, registration=winner)
+
+    # The accounts (entries of no tournament): one's own password, and a colleague's reset link used.
+    colleague = UserFactory(username="kollegin")
+    tournament.organizers.add(colleague)
+    organizer.set_password("alt-Passwort-2026")
+    organizer.save()
+    password_change(user=organizer, old_password="alt-Passwort-2026", new_password="neu-Passwort-2026!")
+    link = reset_link_create(user=organizer, person=colleague)
+    password_reset(person=colleague, token=link.token, new_password="Kollegin-Passwort-2026")
 
     import_tournament(json.loads(dumps(export_tournament(tournament))), owner=organizer)
     return tournament
