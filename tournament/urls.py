@@ -5,13 +5,14 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.generic import RedirectView
 
-from .views import auth, home
+from .views import auth, home, invitation
 from .views.organizer import backup
 
 urlpatterns = [
     path("", home.HomeView.as_view(), name="home"),
     path("accounts/login/", auth.RateLimitedLoginView.as_view(), name="login"),
     path("restore/", backup.RestoreView.as_view(), name="restore"),
+    path("invite/<str:invitation_token>/", invitation.InvitationView.as_view(), name="invitation"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     # The admin's own login has no attempt limit: send it to the limited one.

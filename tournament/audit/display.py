@@ -28,6 +28,8 @@ from engine.standings import TIEBREAKS
 from tournament.clock.selectors import CLOCK_STATUS_LABELS, format_seconds
 from tournament.models import (
     AuditEntry,
+    Invitation,
+    Membership,
     Payment,
     Player,
     PrizeHandover,
@@ -62,6 +64,7 @@ KEY_LABELS = {
     "require_second_entry": _("require a second entry"), "amount_cents": _("amount"),
     "entry_fee_cents": _("entry fee"), "cash_float_cents": _("opening float"),
     "cash_counted_cents": _("cash counted"),
+    "person": _("person"), "people": _("people"),
 }
 
 
@@ -153,6 +156,8 @@ CLOCK = Vocabulary(
 RESULT = Vocabulary((Submission, SubmissionEntry))
 SERIES = Vocabulary((Series,), values={"tiebreaks": _labelled(SEASON_TIEBREAKS.items())})
 TEAM = Vocabulary((Team, Tournament))
+# Who is in the evening's team: "person" is a user name, "role" the role's label (all three roles).
+PEOPLE = Vocabulary((Invitation, Membership))
 
 A = AuditAction
 VOCABULARIES: dict[str, Vocabulary] = {
@@ -178,6 +183,10 @@ VOCABULARIES: dict[str, Vocabulary] = {
     ),
     **dict.fromkeys((A.SERIES_CREATE, A.SERIES_UPDATE), SERIES),
     **dict.fromkeys((A.TEAM_CREATE, A.TEAM_DELETE, A.TEAMS_SEPARATE), TEAM),
+    **dict.fromkeys(
+        (A.PERSON_ADD, A.PERSON_REMOVE, A.INVITATION_CREATE, A.INVITATION_ACCEPT, A.INVITATION_WITHDRAW,
+         A.SERIES_TEAM_TAKE), PEOPLE
+    ),
 }
 del A
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.mixins import LoginRequiredMixin
 from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
@@ -11,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import FormView
 
-from tournament.permissions import TournamentOrganizerMixin
+from tournament.permissions import Capability, OrganizingAccountMixin, TournamentOrganizerMixin
 from tournament.uploads import UploadLimitMixin
 
 from ...backup import services as backup
@@ -23,6 +22,9 @@ from ...backup.selectors import export_tournament
 class BackupDownloadView(TournamentOrganizerMixin, View):
     """The whole tournament as one JSON file, for a USB stick or another laptop."""
 
+    capability = Capability.RESTORE
+    write_capability = Capability.RESTORE
+
     def get(self, request, *args, **kwargs):
         data = export_tournament(self.tournament)
         stamp = timezone.localtime().strftime("%Y%m%d-%H%M")
@@ -32,7 +34,7 @@ class BackupDownloadView(TournamentOrganizerMixin, View):
         return response
 
 
-class RestoreView(UploadLimitMixin, LoginRequiredMixin, FormView):
+class RestoreView(UploadLimitMixin, OrganizingAccountMixin, FormView):
     """Upload a backup: it becomes a new tournament organized by the uploader.
 
     The upload stops at MAX_BACKUP_BYTES while it arrives (tournament/uploads.py).
