@@ -19,6 +19,7 @@ from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.shortcuts import get_object_or_404
+from django.urls import resolve
 
 from tournament.models import Membership, Role, Tournament
 
@@ -107,6 +108,15 @@ def member_tournament_or_403(user, pk: int, capability: Capability | str) -> Tou
 
 
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+
+
+def may_open(user, tournament: Tournament, path: str) -> bool:
+    """Whether a GET of this path of the tournament passes its view's capability (for links a page
+    shows only to those who may follow them)."""
+    view = getattr(resolve(path).func, "view_class", None)
+    if view is None or not issubclass(view, TournamentOrganizerMixin):
+        return True
+    return can(user, tournament, view().required_capability("GET"))
 
 
 class TournamentOrganizerMixin(LoginRequiredMixin):

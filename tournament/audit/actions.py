@@ -64,4 +64,4 @@ class AuditAction(models.TextChoices):
     INVITATION_CREATE = "invitation_create", _("invitation link created")
     INVITATION_ACCEPT = "invitation_accept", _("invitation accepted")
     INVITATION_WITHDRAW = "invitation_withdraw", _("invitation link withdrawn")
-    SERIES_TEAM_TAKE = "series_team_take", _("series' team taken over")
+    SERIES_TEAM_TAKE = "series_team_take", _("organizers of the series taken over")
