@@ -55,6 +55,11 @@ def role_of(user, tournament: Tournament) -> Role | None:
     return cache[user.pk]
 
 
+def forget_roles(tournament: Tournament) -> None:
+    """After the team changed: the instance's cached roles are stale."""
+    tournament.__dict__.pop("_roles", None)
+
+
 def _role_of(user, tournament: Tournament) -> Role | None:
     if user.is_superuser or tournament.organizers.filter(pk=user.pk).exists():
         return Role.ORGANIZER

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.models import Invitation, Membership, Role, Tournament
-from tournament.permissions import Capability, require
+from tournament.permissions import Capability, forget_roles, require
 
 from ..audit.actions import AuditAction
 from ..audit.services import audit
@@ -78,6 +78,7 @@ def person_add(*, tournament: Tournament, user, username: str, role: Role | str)
             _("%(name)s already has this role.") % {"name": person.get_username()}, code="same_role"
         )
     _set_role(locked, person, role)
+    forget_roles(tournament)
     audit(
         tournament=locked, user=user, action=AuditAction.PERSON_ADD,
         before={"person": person.get_username(), "role": before.value} if before else None,
@@ -97,6 +98,7 @@ def person_remove(*, tournament: Tournament, user, person) -> None:
         locked.organizers.remove(person)
     else:
         Membership.objects.filter(tournament=locked, user=person).delete()
+    forget_roles(tournament)
     audit(
         tournament=locked, user=user, action=AuditAction.PERSON_REMOVE,
         before={"person": person.get_username(), "role": before.value},
@@ -164,6 +166,7 @@ def invitation_accept(*, token: str, user) -> Invitation:
     before = _own_role(tournament, user)
     if before != Role.ORGANIZER and before != role and not (before == Role.HELPER and role == Role.VIEWER):
         _set_role(tournament, user, role)
+    forget_roles(invitation.tournament)
     invitation.used_at = timezone.now()
     invitation.used_by = user
     invitation.save(update_fields=["used_at", "used_by"])
@@ -188,6 +191,7 @@ def series_team_take(*, tournament: Tournament, user) -> list[str]:
         for person in locked.series.organizers.exclude(pk__in=locked.organizers.values("pk"))
     )
     locked.organizers.add(*locked.series.organizers.all())
+    forget_roles(tournament)
     Membership.objects.filter(
         tournament=locked, user__in=locked.organizers.values("pk")
     ).delete()
