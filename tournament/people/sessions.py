@@ -8,6 +8,7 @@ import datetime as dt
 from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
 from django.utils import timezone
+from django.utils.timezone import now
 
 from tournament.permissions import only_helps
 
@@ -26,7 +27,7 @@ def evening_end(now: dt.datetime) -> dt.datetime:
 def limit_helper_session(request, user) -> None:
     """Called on every login and when an invitation makes somebody a helper or viewer."""
     if only_helps(user):
-        request.session.set_expiry(evening_end(timezone.now()))
+        request.session.set_expiry(evening_end(now()))
 
 
 @receiver(user_logged_in)
