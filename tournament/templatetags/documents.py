@@ -26,8 +26,8 @@ def _with_query(url: str, query: dict) -> str:
 def pdf_link(context, label, view_name: str, *args, css: str = "button", **query) -> str:
     """Nothing where the page's user may not open the document (a viewer and the table sheets)."""
     url = reverse(view_name, args=args)
-    tournament = context.get("tournament")
-    if tournament is not None and not may_open(context["request"].user, tournament, url):
+    tournament, request = context.get("tournament"), context.get("request")
+    if tournament is not None and request is not None and not may_open(request.user, tournament, url):
         return ""
     query = {name: value for name, value in query.items() if value not in (None, "")}
     return format_html(
