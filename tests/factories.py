@@ -8,8 +8,10 @@ from django.contrib.auth import get_user_model
 
 from tournament.models import (
     Club,
+    Membership,
     Player,
     Registration,
+    Role,
     Round,
     Seat,
     Series,
@@ -303,3 +305,13 @@ def long_named_players(tournament):
         )
         for i, (first, last) in enumerate(LONG_NAMES)
     ]
+
+
+class MembershipFactory(factory.django.DjangoModelFactory):
+    """A helper (or, with role="viewer", a viewer) of a tournament, or of a series with series=…."""
+
+    class Meta:
+        model = Membership
+
+    user = factory.SubFactory(UserFactory, username=factory.Sequence(lambda n: f"helper{n}"))
+    role = Role.HELPER

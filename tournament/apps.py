@@ -6,3 +6,6 @@ class TournamentConfig(AppConfig):
     name = "tournament"
     verbose_name = _("UNO tournaments")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from .people import sessions  # noqa: F401  (connects the login signal)

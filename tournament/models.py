@@ -755,3 +755,85 @@ class Team(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class Role(models.TextChoices):
+    """Who a person is for an evening (tournament/permissions.py maps each to what it may do). Organizers
+    are `Tournament.organizers` / `Series.organizers`; helpers and viewers are `Membership` rows."""
+
+    ORGANIZER = "organizer", _("organizer")
+    HELPER = "helper", _("helper")
+    VIEWER = "viewer", _("viewer")
+
+
+MEMBER_ROLES = (Role.HELPER, Role.VIEWER)
+
+
+class Membership(models.Model):
+    """A helper or viewer of one tournament or of a series (then of every evening of the series)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("user"), on_delete=models.CASCADE, related_name="memberships"
+    )
+    tournament = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="memberships"
+    )
+    series = models.ForeignKey(
+        Series, null=True, blank=True, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(
+        _("role"), max_length=10, choices=[(role.value, role.label) for role in MEMBER_ROLES]
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["role", "user__username"]
+        verbose_name = _("team member")
+        verbose_name_plural = _("team members")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(tournament__isnull=False, series__isnull=True)
+                | Q(tournament__isnull=True, series__isnull=False),
+                name="membership_tournament_xor_series",
+            ),
+            models.CheckConstraint(
+                condition=Q(role__in=[role.value for role in MEMBER_ROLES]), name="membership_role_known"
+            ),
+            models.UniqueConstraint(
+                fields=["user", "tournament"], condition=Q(tournament__isnull=False),
+                name="membership_once_per_tournament",
+            ),
+            models.UniqueConstraint(
+                fields=["user", "series"], condition=Q(series__isnull=False),
+                name="membership_once_per_series",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.role})"
+
+
+class Invitation(models.Model):
+    """A one-time link into a tournament's team: only the SHA-256 of its token is stored, so the link is
+    shown once; it is used at most once (`used_at`) and expires (`expires_at`)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="invitations")
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices)
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(_("valid until"))
+    used_at = models.DateTimeField(null=True, blank=True)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: {self.role}"

@@ -5,7 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.generic import RedirectView
 
-from .views import account, auth, home
+from .views import account, auth, home, invitation
 from .views.organizer import backup
 
 urlpatterns = [
@@ -18,6 +18,7 @@ urlpatterns = [
     ),
     path("account/reset/<str:uidb64>/<str:reset_token>/", account.ResetView.as_view(), name="account_reset"),
     path("restore/", backup.RestoreView.as_view(), name="restore"),
+    path("invite/<str:invitation_token>/", invitation.InvitationView.as_view(), name="invitation"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     # The admin's own login has no attempt limit: send it to the limited one.

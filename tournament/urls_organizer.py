@@ -10,6 +10,7 @@ from .views.organizer import (
     desk,
     door,
     finish,
+    people,
     players,
     prizes,
     rankings,
@@ -110,4 +111,13 @@ urlpatterns = [
     path(T + "teams/separate/", rankings.TeamsSeparateView.as_view(), name="teams_separate"),
     path(T + "players/merge/", players.PlayerMergeView.as_view(), name="player_merge"),
     path(T + "rankings/export/", rankings.RankingsExportView.as_view(), name="rankings_export"),
+    path(T + "people/", people.PeopleView.as_view(), name="people"),
+    path(T + "people/add/", people.PersonAddView.as_view(), name="person_add"),
+    path(T + "people/<int:user_pk>/remove/", people.PersonRemoveView.as_view(), name="person_remove"),
+    path(T + "people/invite/", people.InvitationCreateView.as_view(), name="invitation_create"),
+    path(
+        T + "people/invitations/<int:invitation_pk>/withdraw/", people.InvitationWithdrawView.as_view(),
+        name="invitation_withdraw",
+    ),
+    path(T + "people/series/", people.SeriesTeamTakeView.as_view(), name="series_team_take"),
 ]

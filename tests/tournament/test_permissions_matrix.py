@@ -1,7 +1,8 @@
 """Who reaches which URL: every named URL (from the resolver) against every kind of visitor.
 
 Visitors: anonymous, a captain link holder (knows one table token, nothing else), the organizer of
-another tournament, a staff user who organizes nothing, the tournament's organizer, a superuser.
+another tournament (another club's admin), a staff user who organizes nothing, the tournament's helper
+and viewer (#45: what each opens is written out in urlmap), the tournament's organizer, a superuser.
 """
 
 from __future__ import annotations
@@ -12,9 +13,19 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import TournamentFactory, UserFactory, points_report
-from tests.tournament.urlmap import FORMER_PAGES, POST_ONLY, SPECIAL_GET_STATUS, audience, named_urls
+from tests.tournament.urlmap import (
+    FORMER_PAGES,
+    HELPER_ACTIONS,
+    POST_ONLY,
+    SPECIAL_GET_STATUS,
+    audience,
+    member_may_get,
+    named_urls,
+)
 from tournament.models import (
     AuditEntry,
+    Invitation,
+    Membership,
     Payment,
     Player,
     Registration,
@@ -31,8 +42,9 @@ from tournament.rounds.services import round_close, round_seat, table_regenerate
 
 pytestmark = pytest.mark.one_database  # who may open what; test_smoke opens every page on both
 
-ROLES = ["anonymous", "captain", "other_organizer", "staff", "organizer", "superuser"]
+ROLES = ["anonymous", "captain", "other_organizer", "staff", "helper", "viewer", "organizer", "superuser"]
 UNAUTHORISED = ["anonymous", "captain", "other_organizer", "staff"]
+MEMBERS = ["helper", "viewer"]
 MANAGERS = ["organizer", "superuser"]
 
 
@@ -46,6 +58,8 @@ def client_as(role: str, world) -> Client:
         client.force_login(user)
     elif role == "staff":
         client.force_login(UserFactory(username="staff", is_staff=True))
+    elif role in MEMBERS:
+        client.force_login(world.extra[role])
     elif role == "organizer":
         client.force_login(world.organizer)
     elif role == "superuser":
@@ -67,6 +81,8 @@ def expected_get(name: str, role: str) -> int:
             return 302
         if kind == "organizer" and role in ("other_organizer", "staff"):
             return 403
+        if role in MEMBERS and (kind == "login" or not member_may_get(name, role)):
+            return 403  # creating or restoring a tournament: not for an account that only helps
     return 405 if name in POST_ONLY else SPECIAL_GET_STATUS.get(name, 200)
 
 
@@ -74,6 +90,14 @@ def every_url(world):
     for name, kwarg_names in named_urls().items():
         for url in world.urls(name, kwarg_names):
             yield name, url
+
+
+def team_snapshot(tournament) -> dict[str, object]:
+    return {
+        "organizers": sorted(tournament.organizers.values_list("username", flat=True)),
+        "members": sorted(Membership.objects.values_list("user__username", "role")),
+        "invitations": sorted(Invitation.objects.values_list("pk", "used_at")),
+    }
 
 
 def row_counts() -> dict[str, object]:
@@ -97,35 +121,43 @@ def test_get_every_url(role, world):
         expected = expected_get(name, role)
         assert response.status_code == expected, (role, name, url, response.status_code)
         if expected == 302 and audience(name) in ("organizer", "login"):
-            if name in FORMER_PAGES and role in ("organizer", "superuser"):
+            if name in FORMER_PAGES and role in ("organizer", "superuser", "helper"):
                 assert response["Location"] == FORMER_PAGES[name](world), (role, name)
             else:
                 assert response["Location"] == login_redirect(url), (role, name, response["Location"])
 
 
-@pytest.mark.parametrize("role", UNAUTHORISED)
+FORM = {"first_name": "Eve", "last_name": "Intruder", "seed": "1", "minutes": "5", "name": "Taken",
+        "action": "approve", "amount": "8", "method": "cash", "paid": "on", "signup_open": "on",
+        "entry_fee": "8", "payout_percent": "100", "prize_kind": "percent", "prize_table": "100",
+        "shared_places": "split", "username": "co-organizer", "role": "organizer",
+        "confirm_name": "Turnier"}
+
+
+@pytest.mark.parametrize("role", UNAUTHORISED + MEMBERS)
 def test_post_to_organizer_urls_changes_nothing(role, world):
-    """Every organizer URL refuses a POST from somebody who is not an organizer of the tournament."""
+    """Every organizer URL refuses a POST from somebody who is not an organizer of the tournament; a
+    helper's POSTs beyond the door and the desk, and every POST of a viewer, are refused the same way."""
+    UserFactory(username="co-organizer")  # a name the people form would add
+    Tournament.objects.filter(pk=world.tournament.pk).update(name="Turnier")
     client = client_as(role, world)
     before = row_counts()
+    team_before = team_snapshot(world.tournament)
     audit_before = AuditEntry.objects.count()
-    form = {"first_name": "Eve", "last_name": "Intruder", "seed": "1", "minutes": "5", "name": "Taken",
-            "action": "approve", "amount": "8", "method": "cash", "paid": "on", "signup_open": "on",
-            "entry_fee": "8", "payout_percent": "100", "prize_kind": "percent", "prize_table": "100",
-            "shared_places": "split"}
     for name, url in every_url(world):
-        if audience(name) != "organizer":
+        if audience(name) != "organizer" or (role == "helper" and name in HELPER_ACTIONS):
             continue
-        response = client.post(url, form)
+        response = client.post(url, FORM)
         if role in ("anonymous", "captain"):
             assert response.status_code == 302, (role, name)
             assert response["Location"] == login_redirect(url), (role, name)
         else:
             assert response.status_code == 403, (role, name, response.status_code)
     assert row_counts() == before
+    assert team_snapshot(world.tournament) == team_before
     assert AuditEntry.objects.count() == audit_before
     world.tournament.refresh_from_db()
-    assert world.tournament.name != "Taken"
+    assert world.tournament.name == "Turnier"
 
 
 @pytest.mark.parametrize("role", ROLES)

@@ -17,7 +17,8 @@ from tests.factories import TournamentFactory, UserFactory, long_named_players, 
 from tournament.accounts import tokens
 from tournament.backup.selectors import stored_backups
 from tournament.backup.services import write_backup
-from tournament.models import Registration, Signup, Submission, Table, Tournament
+from tournament.models import Registration, Role, Signup, Submission, Table, Tournament
+from tournament.people.services import invitation_create, person_add
 from tournament.rounds.services import seating_plan_create
 from tournament.series.services import series_create
 from tournament.teams.services import team_create
@@ -63,6 +64,11 @@ POST_ONLY = {
     "captain:check",
     "organizer:standings_reveal",
     "account_reset_link",
+    "organizer:person_add",
+    "organizer:person_remove",
+    "organizer:invitation_create",
+    "organizer:invitation_withdraw",
+    "organizer:series_team_take",
 }
 
 # Pages whose address is a secret besides the captain's (a password reset link): no Referer at all.
@@ -131,6 +137,7 @@ def audience(name: str) -> str:
         "account_people": "login",
         "account_reset_link": "login",
         "account_reset": "open",
+        "invitation": "open",
     }[name]
 
 
@@ -182,6 +189,9 @@ class World:
             "user_pk": self.extra["person"].pk,
             "uidb64": tokens.uid_of(self.extra["person"]),
             "reset_token": tokens.make_token(self.extra["person"]),
+            # The team: an open invitation and its link (person_remove takes the co-organizer above).
+            "invitation_pk": self.extra["invitation"].pk,
+            "invitation_token": self.extra["invitation_token"],
         }
         if "backup_name" in names:
             values["backup_name"] = self.stored_backup()
@@ -229,6 +239,11 @@ def build_world(*, organizer, tournament: Tournament, players) -> World:
     guest.save(update_fields=["member"])
     person = UserFactory(username="forgetful", first_name="Vera", last_name="Vergesslich")
     tournament.organizers.add(person)
+    # The evening's team besides its organizer (#45): a helper at the door, a viewer, an open invitation.
+    helper, viewer = UserFactory(username="helper"), UserFactory(username="viewer")
+    person_add(tournament=tournament, user=organizer, username="helper", role=Role.HELPER)
+    person_add(tournament=tournament, user=organizer, username="viewer", role=Role.VIEWER)
+    invitation, token = invitation_create(tournament=tournament, user=organizer, role=Role.HELPER)
     return World(
         organizer=organizer,
         tournament=tournament,
@@ -236,7 +251,10 @@ def build_world(*, organizer, tournament: Tournament, players) -> World:
         open_table=submission.table,
         waiting_table=waiting,
         submission=submission,
-        extra={"signup": signup, "team": team, "person": person},
+        extra={
+            "signup": signup, "team": team, "person": person, "helper": helper, "viewer": viewer,
+            "invitation": invitation, "invitation_token": token,
+        },
     )
 
 
@@ -265,3 +283,38 @@ def other_organizer():
     user = UserFactory(username="other-organizer")
     TournamentFactory(organizers=[user], name="Someone else's", date=datetime.date(2026, 12, 1))
     return user
+
+
+# --- What each role may open (#45), written out here rather than read from the views, so a view that
+# declares the wrong capability fails the permission matrix. Organizer and print URLs not listed are
+# the organizer's alone; a superuser is an organizer.
+
+# A viewer (treasurer, board member) reads these; helpers and organizers too.
+VIEWER_PAGES = {
+    "organizer:tournament", "organizer:players", "organizer:rounds", "organizer:round",
+    "organizer:round_status", "organizer:standings", "organizer:standings_export", "organizer:finish",
+    "organizer:audit", "organizer:signups", "organizer:signups_export", "organizer:cash_report_csv",
+    "organizer:cash_record", "organizer:cash_record_csv", "organizer:prizes", "organizer:series",
+    "organizer:series_export", "organizer:rankings", "organizer:teams", "organizer:rankings_export",
+    "print:cash_report", "print:cash_record",
+}
+# A helper opens these besides: the desk, the results, the captain links, the documents.
+HELPER_PAGES = {
+    "organizer:desk", "organizer:checkin", "organizer:door", "organizer:round_links",
+    "organizer:table_detail", "organizer:table_result", "print:documents", "print:table_sheets",
+    "print:seating", "print:standings", "print:start_cards", "print:certificates",
+    "print:series_standings", "print:series_certificates", "print:category_certificates", "print:rankings",
+}
+# A helper may POST to these (the door and the desk); a viewer to none.
+HELPER_ACTIONS = {
+    "organizer:desk_signup", "organizer:desk_player", "organizer:desk_known", "organizer:desk_walk_in",
+    "organizer:checkin_toggle", "organizer:door_signup", "organizer:door_pay", "organizer:door_walk_in",
+    "organizer:prize_handover", "organizer:submission_confirm", "organizer:table_result",
+    "organizer:table_detail", "organizer:round_links", "organizer:cash_record", "organizer:desk",
+    "organizer:checkin", "organizer:door",
+}
+
+
+def member_may_get(name: str, role: str) -> bool:
+    """Whether a helper or viewer opens this organizer or print URL (a POST-only one answering 405)."""
+    return name in VIEWER_PAGES or (role == "helper" and name in HELPER_PAGES | HELPER_ACTIONS)

@@ -14,12 +14,13 @@ DUE_SESSION_KEY = "password_change_due"
 
 def people_of(user) -> QuerySet:
     """The people `user` works with, for whom they may make a password reset link: everybody who
-    organizes a tournament or a series with them (a superuser: every active user). The one place that
-    says so; the roles of a tournament add their members here."""
+    organizes a tournament or a series with them, or helps or views in one they organize (a superuser:
+    every active user). The one place that says so."""
     people = get_user_model().objects.filter(is_active=True).exclude(pk=user.pk)
     if not user.is_superuser:
         people = people.filter(
             Q(organized_tournaments__organizers=user) | Q(organized_series__organizers=user)
+            | Q(memberships__tournament__organizers=user) | Q(memberships__series__organizers=user)
         ).distinct()
     return people.order_by("last_name", "first_name", "username")
 

@@ -24,6 +24,7 @@ from engine.series import SEASON_TIEBREAKS
 from engine.standings import TIEBREAKS
 from tournament.clock.selectors import CLOCK_STATUS_LABELS
 from tournament.models import (
+    Invitation,
     Payment,
     Player,
     PrizeHandover,
@@ -57,7 +58,7 @@ class Show(StrEnum):
 
 # Keys of snapshots that are no model field, or whose field's name says less than this.
 KEY_LABELS = {
-    "username": _("user name"),
+    "username": _("user name"), "person": _("person"), "people": _("people"),
     "name": _("name"), "tables": _("tables"), "round": _("round"), "seed": _("seating seed"),
     "players": _("players"), "sizes": _("table sizes"), "remaining": _("time left"),
     "seconds": _("clock set to"), "changed_in": _("changed in the tournament"), "keep": _("kept record"),
@@ -277,6 +278,13 @@ VOCABULARIES: dict[str, Vocabulary] = {
     A.TEAM_CREATE: Vocabulary((Team, Tournament), keys=_keys("team", "players")),  # players: their names
     A.TEAM_DELETE: Vocabulary((Team, Tournament), keys=_keys("team", "players")),
     A.TEAMS_SEPARATE: Vocabulary((Team, Tournament), keys=_keys("separate_teams")),
+    # The evening's team: "person" a user name, "role" one of the three roles (the invitation's field).
+    A.PERSON_ADD: Vocabulary((Invitation,), keys=_keys("person", "role")),
+    A.PERSON_REMOVE: Vocabulary((Invitation,), keys=_keys("person", "role")),
+    A.INVITATION_CREATE: Vocabulary((Invitation,), keys=_keys("role", "expires_at")),
+    A.INVITATION_ACCEPT: Vocabulary((Invitation,), keys=_keys("person", "role")),
+    A.INVITATION_WITHDRAW: Vocabulary((Invitation,), keys=_keys("role", "expires_at")),
+    A.SERIES_TEAM_TAKE: Vocabulary((Tournament,), keys=_keys("series", "people")),  # people: user names
     # Entries of no tournament: read in the Django admin, never on a tournament's log page.
     A.ACCOUNT_PASSWORD_CHANGE: Vocabulary(keys=_keys("username")),
     A.ACCOUNT_RESET_LINK: Vocabulary(keys=_keys("username")),

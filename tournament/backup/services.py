@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.base import ContentFile
 from django.core.files.storage import FileSystemStorage, storages
 from django.db import DatabaseError, models, transaction
@@ -43,6 +43,7 @@ from tournament.models import (
     new_signup_token,
     new_table_token,
 )
+from tournament.permissions import only_helps
 
 from ..audit.actions import AuditAction
 from ..audit.services import audit
@@ -137,7 +138,10 @@ def _restore_logo(tournament: Tournament, logo: Any) -> None:
 
 
 def import_tournament(data: dict[str, Any], owner=None) -> Tournament:
-    """Create a new tournament from a backup; all or nothing. `owner` becomes its organizer."""
+    """Create a new tournament from a backup; all or nothing. `owner` becomes its organizer; an account
+    that only helps at other evenings may not restore (tournament/permissions.py)."""
+    if owner is not None and only_helps(owner):
+        raise PermissionDenied("an account that only helps cannot restore")
     check_format(data)
     check_backup(data)
     try:

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from engine import seating
 from engine.seating import PlanKind, StoredPlan
 from tournament.models import Registration, Round, Seat, SeatingPlan, Table, Tournament, new_table_token
+from tournament.permissions import Capability, require
 
 from ..audit.actions import AuditAction
 from ..audit.services import audit
@@ -103,6 +104,7 @@ def _plan_rounds(
 @transaction.atomic
 def seating_plan_create(*, tournament: Tournament, user, seed: int | None = None) -> StoredPlan:
     """Plan every round not yet seated, so start cards can list each player's tables in advance."""
+    require(user, tournament, Capability.SEAT)
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     number = tournament.rounds.exclude(status=Round.Status.DRAFT).count() + 1
     if number > tournament.rounds_total:
@@ -153,6 +155,7 @@ def _next_tables(
 @transaction.atomic
 def round_seat(*, tournament: Tournament, user, seed: int | None = None) -> Round:
     """Seat the next round (or re-seat the drafted one) with the engine, from a recorded seed."""
+    require(user, tournament, Capability.SEAT)
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     round_ = tournament.rounds.order_by("-number").first()
     if round_ is not None and round_.status != Round.Status.DRAFT:
@@ -184,7 +187,8 @@ def round_seat(*, tournament: Tournament, user, seed: int | None = None) -> Roun
 @transaction.atomic
 def round_swap(*, round_: Round, user, first: Seat, second: Seat) -> None:
     """Swap two players in a drafted seating (each keeps the other's table and seat)."""
-    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    require(user, round_.tournament, Capability.SEAT)
     if round_.status != Round.Status.DRAFT:
         raise ValidationError(_("Only a drafted seating can be changed."))
     locked = Seat.objects.select_for_update().filter(round=round_, pk__in=[first.pk, second.pk])
@@ -209,6 +213,7 @@ def _round_set_status(
     round_: Round, *, user, allowed_from: Iterable[str], status: str, action: AuditAction
 ) -> Round:
     round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    require(user, round_.tournament, Capability.SEAT)
     if round_.status not in allowed_from:
         raise ValidationError(_("This round cannot be changed that way now (%(status)s).")
                               % {"status": round_.get_status_display()})

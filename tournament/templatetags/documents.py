@@ -13,6 +13,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
 from tournament.documents import typography
+from tournament.permissions import may_open
 
 register = template.Library()
 
@@ -21,9 +22,13 @@ def _with_query(url: str, query: dict) -> str:
     return f"{url}?{urlencode(query)}" if query else url
 
 
-@register.simple_tag
-def pdf_link(label, view_name: str, *args, css: str = "button", **query) -> str:
+@register.simple_tag(takes_context=True)
+def pdf_link(context, label, view_name: str, *args, css: str = "button", **query) -> str:
+    """Nothing where the page's user may not open the document (a viewer and the table sheets)."""
     url = reverse(view_name, args=args)
+    tournament, request = context.get("tournament"), context.get("request")
+    if tournament is not None and request is not None and not may_open(request.user, tournament, url):
+        return ""
     query = {name: value for name, value in query.items() if value not in (None, "")}
     return format_html(
         '<span class="pdf-link"><a class="{}" href="{}" target="_blank" rel="noopener">{}</a>'

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournament.models import Submission, Tournament
+from tournament.permissions import Capability, require
 
 from ..audit.actions import AuditAction
 from ..audit.services import audit
@@ -49,6 +50,7 @@ def tournament_create(*, user, **fields: Any) -> Tournament:
 @transaction.atomic
 def tournament_update(*, tournament: Tournament, user, changes: Mapping[str, Any]) -> Tournament:
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    require(user, locked, Capability.SETTINGS)
     before = tournament_snapshot(locked)
     if changes.get("scoring", locked.scoring) != locked.scoring and Submission.objects.filter(
         table__round__tournament=locked
@@ -82,6 +84,7 @@ def tournament_update(*, tournament: Tournament, user, changes: Mapping[str, Any
 def standings_reveal(*, tournament: Tournament, user) -> Tournament:
     """The prize-giving: show the hidden standings to everybody again (docs/rules.md §9)."""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    require(user, locked, Capability.SETTINGS)
     if locked.standings_hidden_from is None:
         raise ValidationError(_("The standings of this tournament are not hidden."), code="not_hidden")
     if locked.standings_revealed:
@@ -102,6 +105,7 @@ def tournament_delete(*, tournament: Tournament, user) -> None:
     The audit log goes with the tournament, so the deletion itself is written to the server log.
     """
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    require(user, tournament, Capability.DELETE)
     logger.info(
         "tournament %s (%s) deleted by %s", tournament.pk, tournament.name,
         user.get_username() if user is not None and user.is_authenticated else "-",

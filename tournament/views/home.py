@@ -2,6 +2,7 @@
 
 from django.views.generic import ListView
 
+from tournament.permissions import only_helps
 from tournament.tournaments.selectors import managed_tournament_ids, visible_tournaments
 
 
@@ -17,4 +18,5 @@ class HomeView(ListView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         context["managed_ids"] = managed_tournament_ids(self.request.user)
+        context["may_create"] = self.request.user.is_authenticated and not only_helps(self.request.user)
         return context

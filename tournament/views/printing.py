@@ -24,7 +24,7 @@ from tournament.documents.start_cards import start_cards_pdf
 from tournament.documents.table_sheets import PAPER_SIZES, table_sheets_pdf
 from tournament.documents.typography import content_disposition, file_name, titled
 from tournament.models import Tournament
-from tournament.permissions import TournamentOrganizerMixin
+from tournament.permissions import Capability, TournamentOrganizerMixin
 from tournament.qr import unreachable_address
 from tournament.rounds.selectors import planned_rounds, seating_plan_summary
 from tournament.series.selectors import series_standings_of
@@ -54,6 +54,8 @@ def positive_int(value: str | None) -> int | None:
 
 class DocumentsView(TournamentOrganizerMixin, TemplateView):
     """Every printable document of the tournament with its options, and the logo upload."""
+
+    capability = Capability.PRINT
 
     template_name = "print/documents.html"
     extra_context = {"section": "print"}
@@ -90,7 +92,7 @@ class LogoView(ActionMixin, DocumentsView):
 
 
 class RoundDocumentMixin(TournamentOrganizerMixin, RoundMixin):
-    pass
+    capability = Capability.PRINT
 
 
 class TableSheetsPdfView(RoundDocumentMixin, View):
@@ -119,6 +121,8 @@ class SeatingPdfView(RoundDocumentMixin, View):
 class StandingsPdfView(TournamentOrganizerMixin, View):
     """Standings over the closed rounds, or ?after=N up to round N."""
 
+    capability = Capability.PRINT
+
     def get(self, request, tournament_pk: int):
         try:
             after = positive_int(request.GET.get("after"))
@@ -140,6 +144,8 @@ class CertificatesPdfView(TournamentOrganizerMixin, View):
     With ?participation=1 everybody after the top N gets a participation certificate instead of none.
     Before the tournament is finished every certificate is marked provisional (after round N).
     """
+
+    capability = Capability.PRINT
 
     def get(self, request, tournament_pk: int):
         try:
@@ -167,6 +173,8 @@ class CertificatesPdfView(TournamentOrganizerMixin, View):
 class StartCardsPdfView(TournamentOrganizerMixin, View):
     """A card per player with their table and seat in every round: needs the plan of all rounds."""
 
+    capability = Capability.PRINT
+
     def get(self, request, tournament_pk: int):
         if planned_rounds(self.tournament) is None:
             messages.warning(request, _("No start cards yet: plan all rounds first (Rounds page)."))
@@ -178,6 +186,8 @@ class StartCardsPdfView(TournamentOrganizerMixin, View):
 class CashReportPdfView(TournamentOrganizerMixin, View):
     """Expected against collected entry fees, by payment method, and who has not paid."""
 
+    capability = Capability.VIEW
+
     def get(self, request, tournament_pk: int):
         pdf = cash_report_pdf(self.tournament, request=request)
         return pdf_response(request, pdf, file_name(self.tournament, _("Cash report")))
@@ -186,6 +196,8 @@ class CashReportPdfView(TournamentOrganizerMixin, View):
 class CashRecordPdfView(TournamentOrganizerMixin, View):
     """The cash record the treasurer signs: float, payments, reduced fees, prizes handed over, the count."""
 
+    capability = Capability.VIEW
+
     def get(self, request, tournament_pk: int):
         pdf = cash_record_pdf(self.tournament, request=request)
         kind = f"{_('Cash record')} {self.tournament.date:%Y-%m-%d}"
@@ -193,6 +205,8 @@ class CashRecordPdfView(TournamentOrganizerMixin, View):
 
 
 class SeriesPdfMixin(TournamentOrganizerMixin):
+    capability = Capability.PRINT
+
     def series_data(self):
         return series_standings_of(self.tournament)
 
@@ -234,6 +248,8 @@ class SeriesCertificatesPdfView(SeriesPdfMixin, View):
 class CategoryCertificatesPdfView(TournamentOrganizerMixin, View):
     """The best of every category of this evening ("Beste Dame", "Bester Jugendlicher", …)."""
 
+    capability = Capability.PRINT
+
     def get(self, request, tournament_pk: int):
         from tournament.standings.selectors import tournament_rankings
 
@@ -248,6 +264,8 @@ class CategoryCertificatesPdfView(TournamentOrganizerMixin, View):
 
 class RankingsPdfView(TournamentOrganizerMixin, View):
     """The evening's club, team and category rankings."""
+
+    capability = Capability.PRINT
 
     def get(self, request, tournament_pk: int):
         from tournament.standings.selectors import tournament_rankings

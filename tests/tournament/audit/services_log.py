@@ -24,7 +24,15 @@ from tournament.cashdesk.services import (
     walk_in,
 )
 from tournament.clock.services import clock_pause, clock_reset, clock_resume, clock_start
-from tournament.models import Registration, Round, Seat, Submission, TableConfirmation, Tournament
+from tournament.models import Registration, Role, Round, Seat, Submission, TableConfirmation, Tournament
+from tournament.people.services import (
+    invitation_accept,
+    invitation_create,
+    invitation_withdraw,
+    person_add,
+    person_remove,
+    series_team_take,
+)
 from tournament.players.services import (
     player_merge,
     player_register,
@@ -200,6 +208,18 @@ def drive_every_service(organizer) -> Tournament:
     prize_hand_over(tournament=tournament, user=organizer, registration=winner)
     prize_hand_over_undo(tournament=tournament, user=organizer, registration=winner)
     prize_hand_over(tournament=tournament, user=organizer, registration=winner)
+
+    # The evening's team: a helper added and removed, an invitation withdrawn, another accepted, the
+    # series' organizers taken over.
+    door = UserFactory(username="tuer")
+    person_add(tournament=tournament, user=organizer, username="tuer", role=Role.HELPER)
+    person_remove(tournament=tournament, user=organizer, person=door)
+    withdrawn, _token = invitation_create(tournament=tournament, user=organizer, role=Role.VIEWER)
+    invitation_withdraw(invitation=withdrawn, user=organizer)
+    _invitation, token = invitation_create(tournament=tournament, user=organizer, role=Role.HELPER)
+    invitation_accept(token=token, user=UserFactory(username="kasse"))
+    tournament.series.organizers.add(UserFactory(username="saison"))
+    series_team_take(tournament=tournament, user=organizer)
 
     # The accounts (entries of no tournament): one's own password, and a colleague's reset link used.
     colleague = UserFactory(username="kollegin")

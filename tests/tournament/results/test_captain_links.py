@@ -212,6 +212,12 @@ def test_round_extras_links_to_the_links_page(table, rf):
 
     html = render_to_string(
         "tournament/organizer/_round_extras.html",
-        {"round": table.round, "tournament": table.round.tournament},
+        {"round": table.round, "tournament": table.round.tournament, "may": {"results": True}},
     )
     assert links_url(table.round) in html
+    # A role without the results (a viewer) is not shown the links (#45).
+    viewer = render_to_string(
+        "tournament/organizer/_round_extras.html",
+        {"round": table.round, "tournament": table.round.tournament, "may": {"view": True}},
+    )
+    assert links_url(table.round) not in viewer

@@ -9,7 +9,7 @@ from engine.numbers import parse_natural
 from tournament.audit.actions import AuditAction
 from tournament.audit.display import Display, Players
 from tournament.audit.selectors import audit_entries, audit_registrations, round_numbers
-from tournament.permissions import TournamentOrganizerMixin
+from tournament.permissions import Capability, TournamentOrganizerMixin
 
 PAGE_SIZE = 100
 
@@ -21,6 +21,8 @@ def _int_or_none(value: str | None) -> int | None:
 
 class AuditLogView(TournamentOrganizerMixin, TemplateView):
     """Every recorded change of one tournament, newest first, filtered by round, table and action."""
+
+    capability = Capability.VIEW
 
     template_name = "tournament/organizer/audit.html"
     extra_context = {"section": "audit"}

@@ -4,7 +4,6 @@ from the backups storage, which every app server shares) and restore (upload a f
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.mixins import LoginRequiredMixin
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
@@ -12,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import FormView, TemplateView
 
-from tournament.permissions import TournamentOrganizerMixin
+from tournament.permissions import Capability, OrganizingAccountMixin, TournamentOrganizerMixin
 from tournament.uploads import UploadLimitMixin
 
 from ...backup import services as backup
@@ -23,6 +22,9 @@ from ...backup.selectors import export_tournament, open_stored_backup, stored_ba
 
 class BackupDownloadView(TournamentOrganizerMixin, View):
     """The whole tournament as one JSON file, for a USB stick or another laptop."""
+
+    capability = Capability.RESTORE
+    write_capability = Capability.RESTORE
 
     def get(self, request, *args, **kwargs):
         data = export_tournament(self.tournament)
@@ -36,6 +38,7 @@ class BackupDownloadView(TournamentOrganizerMixin, View):
 class StoredBackupsView(TournamentOrganizerMixin, TemplateView):
     """The backups written after each closed round, newest first, each one click to download."""
 
+    capability = Capability.RESTORE
     template_name = "tournament/organizer/backups.html"
     extra_context = {"section": "backups"}
 
@@ -46,6 +49,8 @@ class StoredBackupsView(TournamentOrganizerMixin, TemplateView):
 class StoredBackupDownloadView(TournamentOrganizerMixin, View):
     """One of the tournament's stored backups, read from the backups storage (404 for any other name)."""
 
+    capability = Capability.RESTORE
+
     def get(self, request, *args, **kwargs):
         stored = open_stored_backup(self.tournament, kwargs["backup_name"])
         if stored is None:
@@ -55,7 +60,7 @@ class StoredBackupDownloadView(TournamentOrganizerMixin, View):
         )
 
 
-class RestoreView(UploadLimitMixin, LoginRequiredMixin, FormView):
+class RestoreView(UploadLimitMixin, OrganizingAccountMixin, FormView):
     """Upload a backup: it becomes a new tournament organized by the uploader.
 
     The upload stops at MAX_BACKUP_BYTES while it arrives (tournament/uploads.py).

@@ -18,7 +18,7 @@ from django.views.generic import TemplateView
 
 from engine.roles import table_roles
 from tournament.models import Round, Seat, Submission, SubmissionEntry, Table
-from tournament.permissions import TournamentOrganizerMixin
+from tournament.permissions import Capability, TournamentOrganizerMixin
 from tournament.qr import absolute_url, qr_svg, unreachable_address
 from tournament.results.forms import TableActionForm
 from tournament.results.selectors import entries_signature, table_fingerprint, table_history, table_seats
@@ -48,6 +48,9 @@ class TableLink:
 
 class RoundLinksView(TournamentOrganizerMixin, RoundMixin, TemplateView):
     """Every table's captain link with its QR code, to hand out or test before printing."""
+
+    capability = Capability.RESULTS
+    write_capability = Capability.RESULTS
 
     template_name = "tournament/organizer/captain_links.html"
 
@@ -104,6 +107,9 @@ class VersionLine:
 
 class TableDetailView(TournamentOrganizerMixin, RoundMixin, TemplateView):
     """All versions of one table's result, the comparison, confirmation and a new link."""
+
+    capability = Capability.RESULTS
+    write_capability = Capability.RESULTS
 
     template_name = "tournament/organizer/captain_table.html"
 

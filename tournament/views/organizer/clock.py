@@ -11,7 +11,7 @@ from django.views import View
 from tournament.clock.forms import ClockStartForm, clock_controls_context
 from tournament.clock.services import clock_pause, clock_reset, clock_resume, clock_start
 from tournament.models import Round
-from tournament.permissions import TournamentOrganizerMixin
+from tournament.permissions import Capability, TournamentOrganizerMixin
 
 from .base import RoundMixin
 
@@ -20,6 +20,9 @@ CONTROLS_TEMPLATE = "tournament/organizer/_clock_controls.html"
 
 class ClockActionView(TournamentOrganizerMixin, RoundMixin, View):
     """POST only. Without htmx, the browser goes back to the page the button was on."""
+
+    capability = Capability.SEAT
+    write_capability = Capability.SEAT
 
     http_method_names = ["post"]
 

@@ -29,7 +29,7 @@ from tournament.cashdesk.services import (
     walk_in,
 )
 from tournament.models import Player, Registration, Signup
-from tournament.permissions import TournamentOrganizerMixin
+from tournament.permissions import Capability, TournamentOrganizerMixin
 from tournament.players.services import registration_check_in, registration_readmit
 from tournament.signup.services import signup_approve
 from tournament.templatetags.money import euros
@@ -38,6 +38,9 @@ from .base import ActionMixin, OrganizerPage, error_text
 
 
 class DeskView(OrganizerPage):
+    capability = Capability.DESK
+    write_capability = Capability.DESK
+
     template_name = "tournament/organizer/desk.html"
     section = "desk"
     walk_in_form: WalkInForm | None = None
@@ -73,6 +76,9 @@ class DeskView(OrganizerPage):
 
 class DeskAction(ActionMixin, DeskView):
     """POST → one service → the desk's list for the same search (htmx) or the desk page."""
+
+    capability = Capability.DESK
+    write_capability = Capability.DESK
 
     def respond(self, walk_in_form: WalkInForm | None = None, status: int = 200):
         if self.request.htmx or walk_in_form is not None:
@@ -207,6 +213,9 @@ class DeskWalkInView(DeskAction):
 
 class FormerDeskPage(TournamentOrganizerMixin, RedirectView):
     """The former check-in and door pages: their bookmarks lead to the desk, with the search kept."""
+
+    capability = Capability.DESK
+    write_capability = Capability.DESK
 
     def get_redirect_url(self, *args, **kwargs):
         url = reverse("organizer:desk", args=[self.tournament.pk])

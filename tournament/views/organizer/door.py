@@ -19,11 +19,14 @@ from tournament.cashdesk.services import (
 )
 from tournament.documents.typography import content_disposition, file_name
 from tournament.models import Registration
+from tournament.permissions import Capability
 
 from .base import OrganizerAction, OrganizerPage, error_text
 
 
 class CashReportCsvView(OrganizerPage):
+    capability = Capability.VIEW
+
     def get(self, request, *args, **kwargs):
         report = cash_report(self.tournament)
         response = HttpResponse(cash_report_csv(report), content_type="text/csv; charset=utf-8")
@@ -33,6 +36,9 @@ class CashReportCsvView(OrganizerPage):
 
 class CashRecordView(OrganizerPage):
     """The cash record: the float and the count (form), the prizes to mark as handed over, PDF and CSV."""
+
+    capability = Capability.VIEW
+    write_capability = Capability.DESK
 
     template_name = "tournament/organizer/cash_record.html"
     section = "cash_record"
@@ -61,6 +67,9 @@ class CashRecordView(OrganizerPage):
 class PrizeHandoverView(OrganizerAction):
     """POST: mark the player's prize as handed over; with undo=1, take the mark back."""
 
+    capability = Capability.DESK
+    write_capability = Capability.DESK
+
     def post(self, request, tournament_pk: int, registration_pk: int):
         reg = get_object_or_404(
             Registration.objects.select_related("player"), pk=registration_pk, tournament=self.tournament
@@ -82,6 +91,8 @@ class PrizeHandoverView(OrganizerAction):
 
 class CashRecordCsvView(OrganizerPage):
     """The cash record for a German Excel, named after the evening and its date."""
+
+    capability = Capability.VIEW
 
     def get(self, request, *args, **kwargs):
         record = cash_record(self.tournament)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from tournament.cashdesk.selectors import cash_report
+from tournament.permissions import Capability
 from tournament.prizes.selectors import has_prizes, prize_list
 from tournament.rounds.selectors import evening
 from tournament.standings.selectors import evening_categories, standings_hidden
@@ -17,6 +18,8 @@ TOP_LINES = 10
 
 
 class FinishView(OrganizerPage):
+    capability = Capability.VIEW
+
     template_name = "tournament/organizer/finish.html"
     section = "finish"
 

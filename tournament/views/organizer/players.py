@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournament.models import Player, Registration
+from tournament.permissions import Capability
 from tournament.players.forms import (
     ImportConfirmForm,
     ImportForm,
@@ -54,6 +55,9 @@ PREVIEW_LINES = 100  # rows and problems the import preview lists; the rest is c
 
 class PlayersView(OrganizerPage):
     """The list, the add form and the known players; htmx swaps the whole section after every change."""
+
+    capability = Capability.VIEW
+    write_capability = Capability.PLAYERS
 
     template_name = "tournament/organizer/players.html"
     section = "players"
@@ -124,6 +128,9 @@ class PlayerAddView(PlayersView):
 
 
 class PlayerEditView(OrganizerFormPage):
+    capability = Capability.PLAYERS
+    write_capability = Capability.PLAYERS
+
     template_name = "tournament/organizer/player_form.html"
     section = "players"
     form_class = PlayerEditForm
@@ -161,6 +168,9 @@ class PlayerEditView(OrganizerFormPage):
 
 class RegistrationAction(ActionMixin, PlayersView):
     """Withdraw or readmit; answers htmx with the refreshed players section."""
+
+    capability = Capability.PLAYERS
+    write_capability = Capability.PLAYERS
 
     def change(self, registration: Registration) -> None:
         raise NotImplementedError
@@ -205,6 +215,9 @@ class PlayersImportView(UploadLimitMixin, OrganizerPage):
     The preview carries the parsed rows in a signed field, so nothing is kept on the server meanwhile.
     The upload stops at ImportForm.MAX_BYTES while it arrives (tournament/uploads.py).
     """
+
+    capability = Capability.PLAYERS
+    write_capability = Capability.PLAYERS
 
     template_name = "tournament/organizer/players_import.html"
     section = "players"
@@ -261,6 +274,9 @@ class PlayersImportView(UploadLimitMixin, OrganizerPage):
 
 class PlayerMergeView(OrganizerFormPage):
     """Two records of one person (two spellings) become one: their registrations move to the kept one."""
+
+    capability = Capability.PLAYERS
+    write_capability = Capability.PLAYERS
 
     template_name = "tournament/organizer/player_merge.html"
     section = "players"

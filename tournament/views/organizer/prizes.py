@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 
+from tournament.permissions import Capability
 from tournament.prizes.forms import PrizeSettingsForm
 from tournament.prizes.selectors import prize_list
 from tournament.prizes.services import prizes_update
@@ -16,6 +17,8 @@ from .base import OrganizerPage, error_text
 
 
 class PrizesView(OrganizerPage):
+    capability = Capability.VIEW
+
     template_name = "tournament/organizer/prizes.html"
     section = "prizes"
 

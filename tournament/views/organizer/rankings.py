@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy
 from engine.rankings import GroupValue
 from tournament.fields import NumberField
 from tournament.models import Series, Team
+from tournament.permissions import Capability
 from tournament.standings.exports import lines_csv, rankings_sheets, sheets_xlsx
 from tournament.standings.selectors import standings, tournament_rankings
 from tournament.teams.forms import TeamForm, TeamsSeparateForm
@@ -33,6 +34,8 @@ class ClubRankingForm(forms.Form):
 
 
 class RankingsView(OrganizerPage):
+    capability = Capability.VIEW
+
     template_name = "tournament/organizer/rankings.html"
     section = "rankings"
 
@@ -52,6 +55,8 @@ class RankingsView(OrganizerPage):
 
 
 class TeamsView(OrganizerPage):
+    capability = Capability.VIEW
+
     template_name = "tournament/organizer/teams.html"
     section = "teams"
 
@@ -102,6 +107,8 @@ class TeamsSeparateView(OrganizerAction):
 
 class RankingsExportView(OrganizerPage):
     """The evening's club, team and category rankings: `?format=xlsx` (a sheet each) or CSV."""
+
+    capability = Capability.VIEW
 
     def get(self, request, *args, **kwargs):
         _rounds, lines = standings(self.tournament)

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from tournament import ratelimit
 from tournament.models import Seat, Submission, Table
+from tournament.permissions import Capability
 from tournament.results.forms import ResultForm
 from tournament.results.selectors import table_seats, table_versions
 from tournament.results.services import SubmitOutcome, result_submit
@@ -20,6 +21,9 @@ from .base import OrganizerPage, RoundMixin, error_text
 
 class TableResultView(RoundMixin, OrganizerPage):
     """One row per seat; Enter saves and goes to the next table still without a confirmed result."""
+
+    capability = Capability.RESULTS
+    write_capability = Capability.RESULTS
 
     template_name = "tournament/organizer/table_result.html"
     section = "rounds"

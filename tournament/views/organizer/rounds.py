@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy
 
 from engine import seating
 from tournament.models import Registration, Round, Submission, Table
+from tournament.permissions import Capability
 from tournament.players.selectors import registration_counts
 from tournament.results.services import result_confirm
 from tournament.rounds.forms import RoundStepForm, SeatRoundForm, SwapForm
@@ -40,6 +41,9 @@ from .base import ActionMixin, OrganizerAction, OrganizerPage, RoundMixin, error
 
 
 class RoundsView(OrganizerPage):
+    capability = Capability.VIEW
+    write_capability = Capability.SEAT
+
     template_name = "tournament/organizer/rounds.html"
     section = "rounds"
 
@@ -68,6 +72,9 @@ class RoundsView(OrganizerPage):
 class SeatingPlanCreateView(OrganizerAction):
     """Plan every round not yet played in one go, so the start cards can be printed."""
 
+    capability = Capability.SEAT
+    write_capability = Capability.SEAT
+
     def post(self, request, *args, **kwargs):
         try:
             plan = seating_plan_create(tournament=self.tournament, user=request.user)
@@ -82,6 +89,9 @@ class SeatingPlanCreateView(OrganizerAction):
 
 class RoundSeatView(OrganizerAction):
     """Seat the next round (or draw the drafted one again), optionally from a seed the organizer types."""
+
+    capability = Capability.SEAT
+    write_capability = Capability.SEAT
 
     def post(self, request, *args, **kwargs):
         form = SeatRoundForm(request.POST)
@@ -99,6 +109,9 @@ class RoundSeatView(OrganizerAction):
 
 class RoundView(RoundMixin, OrganizerPage):
     """One round; `round_status` serves the live status partial of the same template."""
+
+    capability = Capability.VIEW
+    write_capability = Capability.SEAT
 
     template_name = "tournament/organizer/round.html"
     section = "rounds"
@@ -190,6 +203,9 @@ class RoundSwapView(RoundView):
 class RoundStatusAction(RoundMixin, OrganizerAction):
     """Publish / open / close / reopen: one service call each, back to the round page."""
 
+    capability = Capability.SEAT
+    write_capability = Capability.SEAT
+
     service = staticmethod(round_publish)
     done = ""
 
@@ -270,6 +286,9 @@ class RoundReopenView(RoundStatusAction):
 
 class SubmissionConfirmView(ActionMixin, RoundView):
     """Confirm a reported version with one click; with htmx the round's live status comes back."""
+
+    capability = Capability.RESULTS
+    write_capability = Capability.RESULTS
 
     def post(self, request, *args, **kwargs):
         submission = get_object_or_404(

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
 
 from tournament.models import Series
+from tournament.permissions import Capability
 from tournament.series.exports import all_lines, csv_lines, title
 from tournament.series.forms import SeriesForm, SeriesJoinForm
 from tournament.series.selectors import series_of, series_of_user, series_standings
@@ -30,6 +31,8 @@ class SeriesPageMixin:
 
 
 class SeriesView(SeriesPageMixin, OrganizerPage):
+    capability = Capability.VIEW
+
     template_name = "tournament/organizer/series.html"
     section = "series"
 
@@ -119,6 +122,8 @@ class SeriesLeaveView(OrganizerAction):
 
 class SeriesExportView(SeriesPageMixin, OrganizerPage):
     """`?format=xlsx` (one sheet per ranking) or CSV (the default, the rankings one under the other)."""
+
+    capability = Capability.VIEW
 
     def get(self, request, *args, **kwargs):
         series = self.series()

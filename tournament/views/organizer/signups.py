@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from tournament.models import Signup
+from tournament.permissions import Capability
 from tournament.qr import absolute_url
 from tournament.signup import selectors
 from tournament.signup.exports import signups_csv
@@ -27,6 +28,9 @@ from .base import ActionMixin, OrganizerPage, error_text
 
 class SignupsView(OrganizerPage):
     """GET: the list and the settings; POST: save the settings."""
+
+    capability = Capability.VIEW
+    write_capability = Capability.PLAYERS
 
     template_name = "tournament/organizer/signups.html"
     section = "signups"
@@ -57,6 +61,9 @@ class SignupsView(OrganizerPage):
 class SignupActionView(ActionMixin, SignupsView):
     """approve · refuse · up · down · top · waiting for one sign-up; htmx gets the refreshed list."""
 
+    capability = Capability.PLAYERS
+    write_capability = Capability.PLAYERS
+
     def post(self, request, tournament_pk: int, signup_pk: int):
         signup = get_object_or_404(Signup, tournament=self.tournament, pk=signup_pk)
         form = SignupActionForm(request.POST)
@@ -84,6 +91,8 @@ class SignupActionView(ActionMixin, SignupsView):
 
 
 class SignupsExportView(OrganizerPage):
+    capability = Capability.VIEW
+
     def get(self, request, *args, **kwargs):
         response = HttpResponse(
             signups_csv(selectors.signup_list(self.tournament)), content_type="text/csv; charset=utf-8"

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
 
 from engine.numbers import parse_natural
+from tournament.permissions import Capability
 from tournament.standings.charts import chart_for_standings
 from tournament.standings.exports import standings_csv, standings_xlsx
 from tournament.standings.selectors import counted_rounds, standings_hidden, tournament_rankings
@@ -34,6 +35,8 @@ class StandingsMixin:
 
 
 class StandingsView(StandingsMixin, OrganizerPage):
+    capability = Capability.VIEW
+
     template_name = "tournament/organizer/standings.html"
     section = "standings"
 
@@ -70,6 +73,8 @@ class StandingsView(StandingsMixin, OrganizerPage):
 class StandingsExportView(StandingsMixin, OrganizerPage):
     """`?format=xlsx` or CSV (the default), with the same round and club choice as the page. The club
     choice narrows the standings' lines; the ranking sheets are the whole evening's."""
+
+    capability = Capability.VIEW
 
     def get(self, request, *args, **kwargs):
         data, club = self.data(), self.club()

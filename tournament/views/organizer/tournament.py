@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.shortcuts import redirect
@@ -11,6 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.generic import FormView
 
+from tournament.permissions import Capability, OrganizingAccountMixin
 from tournament.rounds.selectors import evening, expected_end, table_counts
 from tournament.series.forms import SeriesChoiceForm
 from tournament.series.selectors import series_of_user
@@ -22,7 +22,7 @@ from tournament.tournaments.services import tournament_create, tournament_delete
 from .base import OrganizerFormPage, OrganizerPage, error_text
 
 
-class TournamentCreateView(LoginRequiredMixin, FormView):
+class TournamentCreateView(OrganizingAccountMixin, FormView):
     template_name = "tournament/organizer/tournament_create.html"
     form_class = TournamentForm
 
@@ -57,6 +57,8 @@ class TournamentCreateView(LoginRequiredMixin, FormView):
 
 class TournamentOverviewView(OrganizerPage):
     """Where the evening stands and its next step, from the first player to the prize-giving."""
+
+    capability = Capability.VIEW
 
     template_name = "tournament/organizer/overview.html"
     section = "overview"
@@ -99,6 +101,9 @@ class TournamentEditView(OrganizerFormPage):
 
 class TournamentDeleteView(OrganizerFormPage):
     """A confirmation page; the POST deletes the tournament (players and clubs stay)."""
+
+    capability = Capability.DELETE
+    write_capability = Capability.DELETE
 
     template_name = "tournament/organizer/tournament_delete.html"
     section = "settings"
