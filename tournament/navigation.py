@@ -53,7 +53,7 @@ PHASES: tuple[Phase, ...] = (
     )),
     Phase("log", _("Log"), (
         Page("audit", _("Audit log"), "organizer:audit"),
-        Page("backups", _("Backups"), "organizer:backups"),
+        Page("backups", _("Backups"), "organizer:backups", Capability.RESTORE),
     )),
 )
 

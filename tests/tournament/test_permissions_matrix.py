@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from tests.factories import TournamentFactory, UserFactory, points_report
 from tests.tournament.urlmap import (
+    ACCOUNT_PAGES,
     FORMER_PAGES,
     HELPER_ACTIONS,
     POST_ONLY,
@@ -81,8 +82,10 @@ def expected_get(name: str, role: str) -> int:
             return 302
         if kind == "organizer" and role in ("other_organizer", "staff"):
             return 403
-        if role in MEMBERS and (kind == "login" or not member_may_get(name, role)):
+        if role in MEMBERS and kind == "login" and name not in ACCOUNT_PAGES:
             return 403  # creating or restoring a tournament: not for an account that only helps
+        if role in MEMBERS and kind == "organizer" and not member_may_get(name, role):
+            return 403
     return 405 if name in POST_ONLY else SPECIAL_GET_STATUS.get(name, 200)
 
 

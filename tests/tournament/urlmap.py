@@ -119,6 +119,10 @@ CONTENT_TYPES = {
 }
 
 
+# Pages of one's own account: open to every logged-in account, a helper's or a viewer's too.
+ACCOUNT_PAGES = {"account", "account_people", "account_reset_link"}
+
+
 def audience(name: str) -> str:
     """Who a page is for: organizer (login + organizer of the tournament), login (any logged-in user),
     captain (table token), public (anyone while the tournament is public), open (anyone)."""
@@ -133,7 +137,7 @@ def audience(name: str) -> str:
         "logout": "open",
         "set_language": "open",
         "restore": "login",
-        "account": "login",
+        "account": "login",  # every account's own page (ACCOUNT_PAGES), helpers' too
         "account_people": "login",
         "account_reset_link": "login",
         "account_reset": "open",
