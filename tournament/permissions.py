@@ -4,7 +4,7 @@ from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 
-from tournament.models import Tournament
+from tournament.models import Tournament, is_club_admin
 
 
 def organized_tournament_or_403(user, pk: int) -> Tournament:
@@ -29,3 +29,10 @@ class TournamentOrganizerMixin(LoginRequiredMixin):
         context = super().get_context_data(**kwargs)
         context["tournament"] = self.tournament
         return context
+
+
+def club_admin_of(user, owned) -> bool:
+    """Whether the user administers the club (Organization) owning this tournament, series or player
+    record. A club admin counts as an organizer of everything the club owns: `Tournament.is_organizer`
+    and `Series.is_organizer` already say yes for them (role "organizer" for the roles per tournament)."""
+    return bool(getattr(user, "is_authenticated", False)) and is_club_admin(user, owned)

@@ -53,9 +53,8 @@ def test_upgrade_gives_every_tournament_a_club_of_its_organizers():
     ]
     leonhard = Organization.objects.get(name="Verein von leonhard")
     assert set(leonhard.admins.values_list("username", flat=True)) == {"leonhard"}
-    assert set(Organization.objects.get(name="Verein von other").admins.values_list("username", flat=True)) == {
-        "other", "helper",
-    }
+    other_club = Organization.objects.get(name="Verein von other")
+    assert set(other_club.admins.values_list("username", flat=True)) == {"other", "helper"}
     for tournament in Tournament_.objects.all():
         assert set(tournament.organizers.values_list("pk", flat=True)) == organizers[tournament.pk]
         if tournament.pk == orphan.pk:
@@ -65,7 +64,8 @@ def test_upgrade_gives_every_tournament_a_club_of_its_organizers():
             assert tournament.organization.admins.filter(pk=first).exists(), tournament.name
     demo = Tournament_.objects.filter(name=DEMO_NAME).get()
     assert demo.organization_id == leonhard.pk
-    assert apps.get_model("tournament", "Series").objects.get(pk=demo.series_id).organization_id == leonhard.pk
+    series = apps.get_model("tournament", "Series").objects.get(pk=demo.series_id)
+    assert series.organization_id == leonhard.pk
     Player_ = apps.get_model("tournament", "Player")
     demo_players = Player_.objects.filter(registrations__tournament=demo)
     assert demo_players.count() == 23
