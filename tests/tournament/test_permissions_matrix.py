@@ -1,7 +1,8 @@
 """Who reaches which URL: every named URL (from the resolver) against every kind of visitor.
 
 Visitors: anonymous, a captain link holder (knows one table token, nothing else), the organizer of
-another tournament, a staff user who organizes nothing, the tournament's organizer, a superuser.
+another tournament, the admin of another club (Verein), a staff user who organizes nothing, the
+tournament's organizer (admin of its club), a superuser.
 """
 
 from __future__ import annotations
@@ -12,7 +13,14 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import TournamentFactory, UserFactory, points_report
-from tests.tournament.urlmap import FORMER_PAGES, POST_ONLY, SPECIAL_GET_STATUS, audience, named_urls
+from tests.tournament.urlmap import (
+    FORMER_PAGES,
+    POST_ONLY,
+    SPECIAL_GET_STATUS,
+    audience,
+    named_urls,
+    other_club_admin,
+)
 from tournament.models import (
     AuditEntry,
     Payment,
@@ -31,8 +39,8 @@ from tournament.rounds.services import round_close, round_seat, table_regenerate
 
 pytestmark = pytest.mark.one_database  # who may open what; test_smoke opens every page on both
 
-ROLES = ["anonymous", "captain", "other_organizer", "staff", "organizer", "superuser"]
-UNAUTHORISED = ["anonymous", "captain", "other_organizer", "staff"]
+ROLES = ["anonymous", "captain", "other_organizer", "other_club_admin", "staff", "organizer", "superuser"]
+UNAUTHORISED = ["anonymous", "captain", "other_organizer", "other_club_admin", "staff"]
 MANAGERS = ["organizer", "superuser"]
 
 
@@ -44,6 +52,8 @@ def client_as(role: str, world) -> Client:
         user = UserFactory(username="other-organizer")
         TournamentFactory(organizers=[user])
         client.force_login(user)
+    elif role == "other_club_admin":
+        client.force_login(other_club_admin())
     elif role == "staff":
         client.force_login(UserFactory(username="staff", is_staff=True))
     elif role == "organizer":
@@ -65,7 +75,7 @@ def expected_get(name: str, role: str) -> int:
     if kind in ("organizer", "login"):
         if role in ("anonymous", "captain"):
             return 302
-        if kind == "organizer" and role in ("other_organizer", "staff"):
+        if kind == "organizer" and role in ("other_organizer", "other_club_admin", "staff"):
             return 403
     return 405 if name in POST_ONLY else SPECIAL_GET_STATUS.get(name, 200)
 

@@ -14,7 +14,7 @@ from django.db.models import Model
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tests.factories import TournamentFactory, UserFactory, long_named_players, play_round
-from tournament.models import Registration, Signup, Submission, Table, Tournament
+from tournament.models import Organization, Registration, Signup, Submission, Table, Tournament
 from tournament.rounds.services import seating_plan_create
 from tournament.series.services import series_create
 from tournament.teams.services import team_create
@@ -59,6 +59,8 @@ POST_ONLY = {
     "organizer:teams_separate",
     "captain:check",
     "organizer:standings_reveal",
+    "organizer:club_admin_add",
+    "organizer:club_admin_remove",
 }
 
 # GET answers something other than 200 on purpose.
@@ -110,7 +112,8 @@ def audience(name: str) -> str:
     captain (table token), public (anyone while the tournament is public), open (anyone)."""
     namespace = name.split(":")[0] if ":" in name else ""
     if namespace in ("organizer", "print"):
-        return "login" if name == "organizer:tournament_create" else "organizer"
+        # Organizer pages of the world's club (organizer:club…) are for its admins, like a tournament's.
+        return "login" if name in ("organizer:tournament_create", "organizer:clubs") else "organizer"
     if namespace in ("captain", "public"):
         return namespace
     return {
@@ -165,6 +168,8 @@ class World:
             "team_pk": self.extra["team"].pk,
             # A player of the (public) evening: their season card (public:series_player).
             "player_pk": self.registration.player_id,
+            # The club that owns the tournament; the organizer is its admin (organizer:club…).
+            "organization_pk": self.tournament.organization_id,
         }
         return {name: values[name] for name in names}
 
@@ -183,6 +188,9 @@ class World:
 
 
 def build_world(*, organizer, tournament: Tournament, players) -> World:
+    club, _ = Organization.objects.get_or_create(name=f"UNO-Freunde {organizer.get_username()}")
+    club.admins.add(organizer)
+    tournament.organization = club
     tournament.public = True
     tournament.time_limit_minutes = 30
     tournament.save()
@@ -237,4 +245,14 @@ def other_organizer():
     """An organizer with a tournament of their own, who must not see ours."""
     user = UserFactory(username="other-organizer")
     TournamentFactory(organizers=[user], name="Someone else's", date=datetime.date(2026, 12, 1))
+    return user
+
+
+def other_club_admin():
+    """The admin of another club (Verein) on the same server with its own tournament: sees nothing of
+    ours but what is public."""
+    user = UserFactory(username="other-club-admin")
+    club = Organization.objects.create(name="Andere Kartenfreunde")
+    club.admins.add(user)
+    TournamentFactory(organization=club, name="Other club's evening", date=datetime.date(2026, 12, 2))
     return user
