@@ -42,6 +42,7 @@ from tournament.models import (
 
 from ..audit.actions import AuditAction
 from ..audit.services import audit
+from ..organizations.selectors import default_organization
 from ..series.services import series_snapshot
 from .format import SECTIONS, BackupError, check_format, dumps, is_user_fk, section
 from .selectors import export_tournament
@@ -205,6 +206,11 @@ def _import(data: dict[str, Any], owner) -> Tournament:
     row = data["tournament"]
     tournament = Tournament(**_field_values(Tournament, row, ids, users))
     tournament.series = series  # the file's series id means nothing here
+    # The file's club means nothing here either: the restored tournament is the owner's club's.
+    tournament.organization = default_organization(owner) if owner is not None else None
+    if series_created and series.organization_id is None and tournament.organization is not None:
+        series.organization = tournament.organization
+        series.save(update_fields=["organization"])
     if Tournament.objects.filter(name=tournament.name, date=tournament.date).exists():
         suffix = " " + _("(restored)")
         room = Tournament._meta.get_field("name").max_length - len(suffix)
