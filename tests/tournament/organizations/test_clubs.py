@@ -16,9 +16,10 @@ from tests.factories import (
     RegistrationFactory,
     TournamentFactory,
     UserFactory,
+    tournament_form_data,
 )
 from tournament.cashdesk.selectors import desk
-from tournament.models import OrganizationLog, Player, Series
+from tournament.models import OrganizationLog, Player, Series, Tournament
 from tournament.organizations.selectors import default_organization, organizations_of
 from tournament.organizations.services import (
     organization_admin_add,
@@ -201,3 +202,32 @@ def test_club_pages(clubs):
     assert "Es gibt keinen Benutzer mit diesem Namen." in response.content.decode()
     client.post(reverse("organizer:club_admin_remove", args=[a.pk]), {"admin": bea.pk})
     assert not a.admins.filter(username="bea").exists()
+
+
+def test_a_new_club_from_the_clubs_page(clubs):
+    client = Client()
+    client.force_login(clubs["alex"])
+    response = client.post(reverse("organizer:clubs"), {"name": "Dritter Verein"})
+    club = clubs["alex"].administered_organizations.get(name="Dritter Verein")
+    assert response["Location"] == reverse("organizer:club", args=[club.pk])
+    page = client.post(reverse("organizer:clubs"), {"name": "Kartenclub Nord"})
+    assert page.status_code == 200 and page.context["form"].errors["name"]
+    assert list(organizations_of(clubs["alex"]).values_list("name", flat=True)) == [
+        "Dritter Verein", "UNO-Freunde Leonhard",
+    ]
+
+
+def test_an_admin_of_several_clubs_chooses_the_tournaments_club(clubs):
+    """anna administers A and B: the new tournament's form asks which club (or none) it belongs to."""
+    anna, b = clubs["anna"], clubs["b"]
+    b.admins.add(anna)
+    client = Client()
+    client.force_login(anna)
+    assert client.get(reverse("organizer:tournament_create")).context["organization_form"] is not None
+    client.post(reverse("organizer:tournament_create"),
+                tournament_form_data(name="Für B", **{"club-organization": str(b.pk)}))
+    assert Tournament.objects.get(name="Für B").organization == b
+    client.post(reverse("organizer:tournament_create"), tournament_form_data(name="Für niemanden"))
+    assert Tournament.objects.get(name="Für niemanden").organization is None
+    client.force_login(clubs["bea"])  # one club: no choice, the tournament is that club's
+    assert client.get(reverse("organizer:tournament_create")).context["organization_form"] is None

@@ -7,23 +7,38 @@ from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.functional import cached_property
-from django.views.generic import TemplateView, View
+from django.views.generic import FormView, TemplateView, View
 
 from tournament.models import Organization, Tournament
-from tournament.organizations.forms import AdminAddForm, AdminRemoveForm
+from tournament.organizations.forms import AdminAddForm, AdminRemoveForm, OrganizationCreateForm
 from tournament.organizations.selectors import organization_log, organizations_of
-from tournament.organizations.services import organization_admin_add, organization_admin_remove
+from tournament.organizations.services import (
+    organization_admin_add,
+    organization_admin_remove,
+    organization_create,
+)
 
 from .base import error_text
 
 
-class ClubListView(LoginRequiredMixin, TemplateView):
+class ClubListView(LoginRequiredMixin, FormView):
+    """My clubs, and a new one (its founder is its first admin)."""
+
     template_name = "tournament/organizer/clubs.html"
+    form_class = OrganizationCreateForm
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         context["organizations"] = organizations_of(self.request.user).prefetch_related("admins")
         return context
+
+    def form_valid(self, form):
+        try:
+            organization = organization_create(user=self.request.user, name=form.cleaned_data["name"])
+        except ValidationError as error:
+            form.add_error(None, error)
+            return self.form_invalid(form)
+        return redirect("organizer:club", organization.pk)
 
 
 class ClubMixin(LoginRequiredMixin):
