@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 
 from tournament.models import (
     Club,
+    Organization,
     Player,
     Round,
     Series,
@@ -101,7 +102,7 @@ def _club(row: dict[str, Any]) -> Club:
     return Club.objects.filter(name__iexact=name).first() or Club.objects.create(name=name)
 
 
-def _player(row: dict[str, Any], club: Club | None) -> Player:
+def _player(row: dict[str, Any], club: Club | None, organization: Organization | None) -> Player:
     """The same person (same name, same club, same birth data) already in the database is reused.
 
     A record found by name whose birth data differ is never changed (it may be another organizer's,
@@ -115,6 +116,7 @@ def _player(row: dict[str, Any], club: Club | None) -> Player:
     if existing is not None:
         return existing
     player = Player(**values, club=club)
+    player.organization = organization  # a new record is the restoring owner's club's
     player.full_clean()
     player.save()
     _keep_timestamps([player], [row])
@@ -199,15 +201,16 @@ def _import(data: dict[str, Any], owner) -> Tournament:
     clubs = {row["id"]: _club(row) for row in data["clubs"]}
     for old_id, club in clubs.items():
         ids[Club][old_id] = club.pk
+    # The file's club (Organization) means nothing here: what is restored is the owner's club's.
+    organization = default_organization(owner) if owner is not None else None
     for row in data["players"]:
-        ids[Player][row["id"]] = _player(row, clubs.get(row.get("club"))).pk
+        ids[Player][row["id"]] = _player(row, clubs.get(row.get("club")), organization).pk
 
     series, series_created = _series(series_row, owner, users)
     row = data["tournament"]
     tournament = Tournament(**_field_values(Tournament, row, ids, users))
     tournament.series = series  # the file's series id means nothing here
-    # The file's club means nothing here either: the restored tournament is the owner's club's.
-    tournament.organization = default_organization(owner) if owner is not None else None
+    tournament.organization = organization
     if series_created and series.organization_id is None and tournament.organization is not None:
         series.organization = tournament.organization
         series.save(update_fields=["organization"])

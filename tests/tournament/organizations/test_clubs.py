@@ -4,6 +4,7 @@ series and player records. B's admin sees nothing of A but what is public; A's a
 from __future__ import annotations
 
 import datetime
+import json
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -18,6 +19,9 @@ from tests.factories import (
     UserFactory,
     tournament_form_data,
 )
+from tournament.backup.format import dumps
+from tournament.backup.selectors import export_tournament
+from tournament.backup.services import import_tournament
 from tournament.cashdesk.selectors import desk
 from tournament.models import OrganizationLog, Player, Series, Tournament
 from tournament.organizations.selectors import default_organization, organizations_of
@@ -231,3 +235,21 @@ def test_an_admin_of_several_clubs_chooses_the_tournaments_club(clubs):
     assert Tournament.objects.get(name="Für niemanden").organization is None
     client.force_login(clubs["bea"])  # one club: no choice, the tournament is that club's
     assert client.get(reverse("organizer:tournament_create")).context["organization_form"] is None
+
+
+def test_a_restored_tournament_belongs_to_the_restoring_admins_club(clubs):
+    """The file's club means nothing on another server: the tournament and its new records are bea's
+    club's; records found again (Hanna of club A) stay A's and shared."""
+    anna, bea = clubs["anna"], clubs["bea"]
+    tonight = clubs["tonight"]
+    RegistrationFactory(tournament=tonight, player=clubs["hanna"])
+    RegistrationFactory(tournament=tonight, player__first_name="Nur", player__last_name="Hier",
+                        player__organization=clubs["a"])
+    data = json.loads(dumps(export_tournament(tonight)))
+    hier = next(row for row in data["players"] if row["last_name"] == "Hier")
+    hier["birth_year"], hier["birth_date"] = 1999, None  # not found again: a new record
+    restored = import_tournament(data, owner=bea)
+    assert restored.organization == clubs["b"]
+    assert restored.is_organizer(bea) and not restored.is_organizer(anna)
+    owners = dict(restored.registrations.values_list("player__last_name", "player__organization"))
+    assert owners == {"Herz": clubs["a"].pk, "Hier": clubs["b"].pk}
