@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from tournament.models import (
     Club,
     Membership,
+    Organization,
     Player,
     Registration,
     Role,
@@ -65,6 +66,21 @@ class TournamentFactory(factory.django.DjangoModelFactory):
     def organizers(self, create, extracted, **kwargs):
         if create and extracted:
             self.organizers.add(*extracted)
+
+
+class OrganizationFactory(factory.django.DjangoModelFactory):
+    """A club (Verein) owning tournaments; `admins=[user, …]`."""
+
+    class Meta:
+        model = Organization
+        skip_postgeneration_save = True
+
+    name = factory.Sequence(lambda n: f"Verein {n}")
+
+    @factory.post_generation
+    def admins(self, create, extracted, **kwargs):
+        if create and extracted:
+            self.admins.add(*extracted)
 
 
 class RegistrationFactory(factory.django.DjangoModelFactory):

@@ -5,6 +5,8 @@ from django.contrib import admin
 from tournament.models import (
     AuditEntry,
     Club,
+    Organization,
+    OrganizationLog,
     Player,
     Registration,
     Round,
@@ -14,6 +16,18 @@ from tournament.models import (
     Table,
     Tournament,
 )
+
+
+@admin.register(Organization)
+class OrganizationAdmin(admin.ModelAdmin):
+    search_fields = ["name"]
+    filter_horizontal = ["admins"]
+
+
+@admin.register(OrganizationLog)
+class OrganizationLogAdmin(admin.ModelAdmin):
+    list_display = ["created_at", "organization", "action", "detail", "user"]
+    list_filter = ["organization"]
 
 
 @admin.register(Club)

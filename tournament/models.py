@@ -37,6 +37,58 @@ def engine_choices(enum: type[StrEnum], labels: Mapping[StrEnum, str]) -> list[t
     return [(member.value, labels[member]) for member in enum]
 
 
+class Organization(models.Model):
+    """The club (Verein) that owns tournaments, series and player records; its admins manage all of them.
+
+    Not `Club`: that is the club a player plays for, shown in the standings."""
+
+    name = models.CharField(_("name"), max_length=150, unique=True)
+    admins = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, verbose_name=_("admins"), related_name="administered_organizations"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("organization")
+        verbose_name_plural = _("organizations")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def is_admin(self, user) -> bool:
+        return user.is_authenticated and self.admins.filter(pk=user.pk).exists()
+
+
+class OrganizationLog(models.Model):
+    """Who changed a club's admins: the tournament audit belongs to one tournament and cannot hold it."""
+
+    class Action(models.TextChoices):
+        CREATE = "create", _("club created")
+        ADMIN_ADD = "admin_add", _("admin added")
+        ADMIN_REMOVE = "admin_remove", _("admin removed")
+
+    organization = models.ForeignKey(Organization, on_delete=models.CASCADE, related_name="log")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    action = models.CharField(_("action"), max_length=20, choices=Action.choices)
+    detail = models.CharField(_("detail"), max_length=150, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.organization}: {self.get_action_display()} {self.detail}".strip()
+
+
+def organization_field() -> models.ForeignKey:
+    """Null: a record from before clubs (or of a user without a club); its organizers alone manage it."""
+    return models.ForeignKey(
+        Organization, verbose_name=_("organization"), null=True, blank=True, on_delete=models.PROTECT,
+        related_name="+", editable=False,
+    )
+
+
 class Club(models.Model):
     """Kept across tournaments, so a club's member list is typed once."""
 
@@ -74,6 +126,7 @@ class Player(models.Model):
         Club, verbose_name=_("club"), null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
     )
     birth_date = models.DateField(_("date of birth"), null=True, blank=True)
+    organization = organization_field()
     birth_year = models.PositiveSmallIntegerField(_("year of birth"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     GENDER_CHOICES = engine_choices(Gender, {
@@ -176,6 +229,7 @@ class Tournament(models.Model):
     organizers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, verbose_name=_("organizers"), related_name="organized_tournaments"
     )
+    organization = organization_field()
     rounds_total = models.PositiveSmallIntegerField(_("number of rounds"), default=6)
     table_size = models.PositiveSmallIntegerField(_("preferred table size"), default=4)
     table_min = models.PositiveSmallIntegerField(_("smallest table"), default=3)
@@ -273,7 +327,7 @@ class Tournament(models.Model):
             return False
         if user.is_superuser:
             return True
-        return self.organizers.filter(pk=user.pk).exists()
+        return self.organizers.filter(pk=user.pk).exists() or is_club_admin(user, self)
 
 
 class Registration(models.Model):
@@ -676,6 +730,14 @@ class RateLimitWindow(models.Model):
         return f"{self.key}: {self.count} until {self.window_ends:%H:%M:%S}"
 
 
+def is_club_admin(user, owned) -> bool:
+    """Whether the user is an admin of the club that owns this tournament, series or player record: a
+    club admin counts as an organizer of everything the club owns (see tournament.permissions)."""
+    return bool(owned.organization_id) and Organization.admins.through.objects.filter(
+        organization_id=owned.organization_id, user_id=user.pk
+    ).exists()
+
+
 def default_season_tiebreaks() -> list[str]:
     return list(DEFAULT_SEASON_TIEBREAKS)
 
@@ -697,6 +759,7 @@ class Series(models.Model):
     organizers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, verbose_name=_("organizers"), related_name="organized_series"
     )
+    organization = organization_field()
     points = models.CharField(
         _("season points"), max_length=10, choices=POINTS_CHOICES, default=SeasonPoints.BY_FIELD.value
     )
@@ -733,7 +796,9 @@ class Series(models.Model):
     def is_organizer(self, user) -> bool:
         if not user.is_authenticated:
             return False
-        return user.is_superuser or self.organizers.filter(pk=user.pk).exists()
+        return (
+            user.is_superuser or self.organizers.filter(pk=user.pk).exists() or is_club_admin(user, self)
+        )
 
 
 class Team(models.Model):

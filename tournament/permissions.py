@@ -21,7 +21,7 @@ from django.db.models import Q
 from django.shortcuts import get_object_or_404
 from django.urls import resolve
 
-from tournament.models import Membership, Role, Tournament
+from tournament.models import Membership, Role, Tournament, is_club_admin
 
 
 class Capability(StrEnum):
@@ -62,6 +62,8 @@ def forget_roles(tournament: Tournament) -> None:
 
 def _role_of(user, tournament: Tournament) -> Role | None:
     if user.is_superuser or tournament.organizers.filter(pk=user.pk).exists():
+        return Role.ORGANIZER
+    if club_admin_of(user, tournament):  # a club's admin organizes everything the club owns
         return Role.ORGANIZER
     roles = set(
         Membership.objects.filter(user=user)
@@ -162,3 +164,10 @@ class OrganizingAccountMixin(LoginRequiredMixin):
         if request.user.is_authenticated and only_helps(request.user):
             raise PermissionDenied
         return super().dispatch(request, *args, **kwargs)
+
+
+def club_admin_of(user, owned) -> bool:
+    """Whether the user administers the club (Organization) owning this tournament, series or player
+    record. A club admin counts as an organizer of everything the club owns: `Tournament.is_organizer`
+    and `Series.is_organizer` already say yes for them (role "organizer" for the roles per tournament)."""
+    return bool(getattr(user, "is_authenticated", False)) and is_club_admin(user, owned)

@@ -7,6 +7,7 @@ from .views.organizer import (
     backup,
     captain_links,
     clock,
+    clubs,
     desk,
     door,
     finish,
@@ -27,6 +28,14 @@ R = T + "rounds/<int:number>/"
 
 urlpatterns = [
     path("new/", tournament.TournamentCreateView.as_view(), name="tournament_create"),
+    # Clubs (Verein): not under a tournament; their admins manage everything the club owns.
+    path("clubs/", clubs.ClubListView.as_view(), name="clubs"),
+    path("clubs/<int:organization_pk>/", clubs.ClubView.as_view(), name="club"),
+    path("clubs/<int:organization_pk>/admins/add/", clubs.ClubAdminAddView.as_view(), name="club_admin_add"),
+    path(
+        "clubs/<int:organization_pk>/admins/remove/", clubs.ClubAdminRemoveView.as_view(),
+        name="club_admin_remove",
+    ),
     path(T, tournament.TournamentOverviewView.as_view(), name="tournament"),
     path(T + "settings/", tournament.TournamentEditView.as_view(), name="tournament_edit"),
     path(T + "delete/", tournament.TournamentDeleteView.as_view(), name="tournament_delete"),

@@ -1,8 +1,9 @@
 """Who reaches which URL: every named URL (from the resolver) against every kind of visitor.
 
 Visitors: anonymous, a captain link holder (knows one table token, nothing else), the organizer of
-another tournament (another club's admin), a staff user who organizes nothing, the tournament's helper
-and viewer (#45: what each opens is written out in urlmap), the tournament's organizer, a superuser.
+another tournament, the admin of another club (Verein), a staff user who organizes nothing, the
+tournament's helper and viewer (#45: what each opens is written out in urlmap), the tournament's
+organizer (admin of its club), a superuser.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from tests.tournament.urlmap import (
     audience,
     member_may_get,
     named_urls,
+    other_club_admin,
 )
 from tournament.models import (
     AuditEntry,
@@ -43,8 +45,11 @@ from tournament.rounds.services import round_close, round_seat, table_regenerate
 
 pytestmark = pytest.mark.one_database  # who may open what; test_smoke opens every page on both
 
-ROLES = ["anonymous", "captain", "other_organizer", "staff", "helper", "viewer", "organizer", "superuser"]
-UNAUTHORISED = ["anonymous", "captain", "other_organizer", "staff"]
+ROLES = [
+    "anonymous", "captain", "other_organizer", "other_club_admin", "staff", "helper", "viewer", "organizer",
+    "superuser",
+]
+UNAUTHORISED = ["anonymous", "captain", "other_organizer", "other_club_admin", "staff"]
 MEMBERS = ["helper", "viewer"]
 MANAGERS = ["organizer", "superuser"]
 
@@ -57,6 +62,8 @@ def client_as(role: str, world) -> Client:
         user = UserFactory(username="other-organizer")
         TournamentFactory(organizers=[user])
         client.force_login(user)
+    elif role == "other_club_admin":
+        client.force_login(other_club_admin())
     elif role == "staff":
         client.force_login(UserFactory(username="staff", is_staff=True))
     elif role in MEMBERS:
@@ -80,7 +87,7 @@ def expected_get(name: str, role: str) -> int:
     if kind in ("organizer", "login"):
         if role in ("anonymous", "captain"):
             return 302
-        if kind == "organizer" and role in ("other_organizer", "staff"):
+        if kind == "organizer" and role in ("other_organizer", "other_club_admin", "staff"):
             return 403
         if role in MEMBERS and kind == "login" and name not in ACCOUNT_PAGES:
             return 403  # creating or restoring a tournament: not for an account that only helps

@@ -17,7 +17,7 @@ from tests.factories import TournamentFactory, UserFactory, long_named_players, 
 from tournament.accounts import tokens
 from tournament.backup.selectors import stored_backups
 from tournament.backup.services import write_backup
-from tournament.models import Registration, Role, Signup, Submission, Table, Tournament
+from tournament.models import Organization, Registration, Role, Signup, Submission, Table, Tournament
 from tournament.people.services import invitation_create, person_add
 from tournament.rounds.services import seating_plan_create
 from tournament.series.services import series_create
@@ -69,6 +69,8 @@ POST_ONLY = {
     "organizer:invitation_create",
     "organizer:invitation_withdraw",
     "organizer:series_team_take",
+    "organizer:club_admin_add",
+    "organizer:club_admin_remove",
 }
 
 # Pages whose address is a secret besides the captain's (a password reset link): no Referer at all.
@@ -128,7 +130,8 @@ def audience(name: str) -> str:
     captain (table token), public (anyone while the tournament is public), open (anyone)."""
     namespace = name.split(":")[0] if ":" in name else ""
     if namespace in ("organizer", "print"):
-        return "login" if name == "organizer:tournament_create" else "organizer"
+        # Organizer pages of the world's club (organizer:club…) are for its admins, like a tournament's.
+        return "login" if name in ("organizer:tournament_create", "organizer:clubs") else "organizer"
     if namespace in ("captain", "public"):
         return namespace
     return {
@@ -196,6 +199,8 @@ class World:
             # The team: an open invitation and its link (person_remove takes the co-organizer above).
             "invitation_pk": self.extra["invitation"].pk,
             "invitation_token": self.extra["invitation_token"],
+            # The club that owns the tournament; the organizer is its admin (organizer:club…).
+            "organization_pk": self.tournament.organization_id,
         }
         if "backup_name" in names:
             values["backup_name"] = self.stored_backup()
@@ -222,6 +227,9 @@ class World:
 
 
 def build_world(*, organizer, tournament: Tournament, players) -> World:
+    club, _ = Organization.objects.get_or_create(name=f"UNO-Freunde {organizer.get_username()}")
+    club.admins.add(organizer)
+    tournament.organization = club
     tournament.public = True
     tournament.time_limit_minutes = 30
     tournament.save()
@@ -322,3 +330,13 @@ HELPER_ACTIONS = {
 def member_may_get(name: str, role: str) -> bool:
     """Whether a helper or viewer opens this organizer or print URL (a POST-only one answering 405)."""
     return name in VIEWER_PAGES or (role == "helper" and name in HELPER_PAGES | HELPER_ACTIONS)
+
+
+def other_club_admin():
+    """The admin of another club (Verein) on the same server with its own tournament: sees nothing of
+    ours but what is public."""
+    user = UserFactory(username="other-club-admin")
+    club = Organization.objects.create(name="Andere Kartenfreunde")
+    club.admins.add(user)
+    TournamentFactory(organization=club, name="Other club's evening", date=datetime.date(2026, 12, 2))
+    return user

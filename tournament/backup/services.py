@@ -32,6 +32,7 @@ from engine.seating import PlanKind, StoredPlan
 from engine.text import name_key, person_key
 from tournament.models import (
     Club,
+    Organization,
     Player,
     Registration,
     Round,
@@ -47,6 +48,7 @@ from tournament.permissions import only_helps
 
 from ..audit.actions import AuditAction
 from ..audit.services import audit
+from ..organizations.selectors import default_organization
 from ..series.services import series_snapshot
 from .format import SECTIONS, BackupError, check_format, dumps, is_user_fk, section
 from .selectors import export_tournament
@@ -106,7 +108,7 @@ def _club(row: dict[str, Any]) -> Club:
     return found or Club.objects.create(name=name)
 
 
-def _player(row: dict[str, Any], club: Club | None) -> Player:
+def _player(row: dict[str, Any], club: Club | None, organization: Organization | None) -> Player:
     """The same person (same name, same club, same birth data) already in the database is reused.
 
     A record found by name whose birth data differ is never changed (it may be another organizer's,
@@ -120,6 +122,7 @@ def _player(row: dict[str, Any], club: Club | None) -> Player:
     if existing is not None:
         return existing
     player = Player(**values, club=club)
+    player.organization = organization  # a new record is the restoring owner's club's
     player.full_clean()
     player.save()
     _keep_timestamps([player], [row])
@@ -207,13 +210,19 @@ def _import(data: dict[str, Any], owner) -> Tournament:
     clubs = {row["id"]: _club(row) for row in data["clubs"]}
     for old_id, club in clubs.items():
         ids[Club][old_id] = club.pk
+    # The file's club (Organization) means nothing here: what is restored is the owner's club's.
+    organization = default_organization(owner) if owner is not None else None
     for row in data["players"]:
-        ids[Player][row["id"]] = _player(row, clubs.get(row.get("club"))).pk
+        ids[Player][row["id"]] = _player(row, clubs.get(row.get("club")), organization).pk
 
     series, series_created = _series(series_row, owner, users)
     row = data["tournament"]
     tournament = Tournament(**_field_values(Tournament, row, ids, users))
     tournament.series = series  # the file's series id means nothing here
+    tournament.organization = organization
+    if series_created and series.organization_id is None and tournament.organization is not None:
+        series.organization = tournament.organization
+        series.save(update_fields=["organization"])
     if Tournament.objects.filter(name=tournament.name, date=tournament.date).exists():
         suffix = " " + _("(restored)")
         room = Tournament._meta.get_field("name").max_length - len(suffix)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db.models import Q, QuerySet
 
 from tournament.models import Club, Player, Registration, Tournament
+from tournament.organizations.selectors import managed_q
 
 
 def registrations(tournament: Tournament) -> QuerySet[Registration]:
@@ -26,13 +27,14 @@ def active_registrations(tournament: Tournament) -> list[Registration]:
 
 
 def known_players(tournament: Tournament, user) -> list:
-    """Players of the organizer's earlier tournaments not yet registered here, by club then name.
+    """Players of the earlier tournaments the user manages (their own and their clubs') not yet
+    registered here, by club then name.
 
     Offered on the players page so a club's member list is typed once and added with one click.
     """
     earlier = Tournament.objects.exclude(pk=tournament.pk)
     if not user.is_superuser:
-        earlier = earlier.filter(organizers=user)
+        earlier = earlier.filter(managed_q(user))
     return list(
         Player.objects.filter(registrations__tournament__in=earlier)
         .exclude(registrations__tournament=tournament)
@@ -58,7 +60,7 @@ def club_names() -> QuerySet:
 
 def mergeable_players(tournament: Tournament, user):
     """The players of this tournament and of the organizer's other tournaments (one queryset)."""
-    mine = Tournament.objects.all() if user.is_superuser else Tournament.objects.filter(organizers=user)
+    mine = Tournament.objects.all() if user.is_superuser else Tournament.objects.filter(managed_q(user))
     return (
         Player.objects.filter(Q(registrations__tournament=tournament) | Q(registrations__tournament__in=mine))
         .select_related("club").distinct().order_by("last_name", "first_name", "pk")

@@ -7,10 +7,12 @@ Player records are shared: the same person (same name and club) registered in se
 one record. **Who may change a shared record** (copy-on-write): an organizer changes a record in place
 only when every tournament that uses it is one they organize; each of those tournaments then gets an
 audit entry. When a tournament of someone else uses it too, the change makes a new record for this
-tournament's registration and the others keep theirs untouched. The rule is `_player_change`, used by
-every path that changes a player's data (the edit form, a typed, imported, walked-in or signed-up
-player whose birth data differs from the record found by name, and the merge, which also moves and
-deletes only what the user's own tournaments use).
+tournament's registration and the others keep theirs untouched. Across clubs the same: a club admin
+manages (and so changes in place) what their club's tournaments use; a record owned by another club is
+never changed by this one, the change makes a copy owned by this tournament's club. The rule is
+`_player_change`, used by every path that changes a player's data (the edit form, a typed, imported,
+walked-in or signed-up player whose birth data differs from the record found by name, and the merge,
+which also moves and deletes only what the user's own tournaments use).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from engine.text import name_key, person_key
-from tournament.models import Club, Player, Registration, Round, Seat, Tournament
+from tournament.models import Club, Player, Registration, Round, Seat, Tournament, is_club_admin
 from tournament.players.imports import ImportRow
 
 from ..audit.actions import AuditAction
@@ -55,11 +57,23 @@ def _tournaments_using(player: Player, *, besides: Tournament | None = None) -> 
 
 
 def _may_change(user, tournament: Tournament) -> bool:
-    """Whether the user may change this tournament's players: its organizer or a superuser, as
-    `Tournament.is_organizer` says (organizers prefetched)."""
-    if user is None:
+    """Whether the user may change this tournament's players: its organizer, an admin of its club or a
+    superuser, as `Tournament.is_organizer` says (organizers prefetched)."""
+    if user is None or not user.is_authenticated:
         return False
-    return user.is_superuser or any(o.pk == user.pk for o in tournament.organizers.all())
+    return (
+        user.is_superuser or any(o.pk == user.pk for o in tournament.organizers.all())
+        or is_club_admin(user, tournament)
+    )
+
+
+def _owned_elsewhere(player: Player, tournament: Tournament, user) -> bool:
+    """A record of another club (not this tournament's, not one the user administers) stays as it is."""
+    if not player.organization_id or player.organization_id == tournament.organization_id:
+        return False
+    if user is None or not user.is_authenticated:
+        return True
+    return not (user.is_superuser or is_club_admin(user, player))
 
 
 def _player_change(
@@ -75,8 +89,9 @@ def _player_change(
         return player, False
     player = Player.objects.select_for_update().get(pk=player.pk)
     others = _tournaments_using(player, besides=tournament)
-    if any(not _may_change(user, other) for other in others):
+    if _owned_elsewhere(player, tournament, user) or any(not _may_change(user, other) for other in others):
         copy = Player(**{name: getattr(player, name) for name in PLAYER_FIELDS})
+        copy.organization_id = tournament.organization_id
         for name, value in changed.items():
             setattr(copy, name, value)
         copy.full_clean()
@@ -123,6 +138,7 @@ def player_find_or_create(
         player = Player(
             first_name=first_name, last_name=last_name, club=club,
             birth_date=birth_date, birth_year=birth_year, member=member,
+            organization_id=tournament.organization_id if tournament is not None else None,
         )
         player.full_clean()
         player.save()

@@ -38,6 +38,7 @@ from engine.series import (
 from engine.standings import RoundResult, StandingsSettings, standing_places
 from tournament.models import Club, Player, Registration, Round, Series, SubmissionEntry, Tournament
 
+from ..organizations.selectors import managed_q
 from ..standings.selectors import standings_settings
 from .rules import age_limits, describe_rule, season_rule
 
@@ -46,7 +47,7 @@ def series_of_user(user) -> QuerySet[Series]:
     """The series a user may add evenings to."""
     if user.is_superuser:
         return Series.objects.all()
-    return Series.objects.filter(organizers=user)
+    return Series.objects.filter(managed_q(user)).distinct()
 
 
 @dataclass(frozen=True)

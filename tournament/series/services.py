@@ -46,7 +46,7 @@ def _check_rule(series: Series) -> None:
 def series_create(*, tournament: Tournament, user, name: str, **rule: Any) -> Series:
     """A new series with this tournament as its first evening."""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    series = Series(name=" ".join(name.split()), **rule)
+    series = Series(name=" ".join(name.split()), organization_id=locked.organization_id, **rule)
     _check_rule(series)
     series.save()
     series.organizers.add(user)

@@ -5,17 +5,20 @@ from __future__ import annotations
 from django.db.models import Count, Q, QuerySet
 
 from ..models import Tournament
+from ..organizations.selectors import managed_q
 from ..permissions import only_helps
 
 
 def team_of(user) -> Q:
-    """The tournaments the user has a role in: organizer, or helper/viewer of it or of its series."""
-    return Q(organizers=user) | Q(memberships__user=user) | Q(series__memberships__user=user)
+    """The tournaments the user has a role in: organizer (their own or their clubs'), or helper/viewer
+    of it or of its series."""
+    return managed_q(user) | Q(memberships__user=user) | Q(series__memberships__user=user)
 
 
 def visible_tournaments(user) -> QuerySet[Tournament]:
-    """The user's own tournaments (any role) and the public ones, with their player counts; an account
-    that only helps sees only the evenings it helps with (a door tablet shows nothing else)."""
+    """The user's own tournaments (any role, their clubs' too) and the public ones, with their player
+    counts; an account that only helps sees only the evenings it helps with (a door tablet shows
+    nothing else)."""
     tournaments = Tournament.objects.all()
     if not user.is_superuser:
         if not user.is_authenticated:

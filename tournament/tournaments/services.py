@@ -17,6 +17,7 @@ from tournament.permissions import Capability, require
 
 from ..audit.actions import AuditAction
 from ..audit.services import audit
+from ..organizations.selectors import default_organization
 
 logger = logging.getLogger(__name__)
 
@@ -36,6 +37,8 @@ def tournament_snapshot(tournament: Tournament) -> dict[str, Any]:
 
 @transaction.atomic
 def tournament_create(*, user, **fields: Any) -> Tournament:
+    """A new tournament of the user, owned by their club when they administer exactly one."""
+    fields.setdefault("organization", default_organization(user))
     tournament = Tournament(**fields)
     tournament.full_clean()
     tournament.save()

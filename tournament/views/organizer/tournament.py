@@ -10,6 +10,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.generic import FormView
 
+from tournament.organizations.forms import OrganizationChoiceForm
+from tournament.organizations.selectors import default_organization, organizations_of
 from tournament.permissions import Capability, OrganizingAccountMixin
 from tournament.rounds.selectors import evening, expected_end, table_counts
 from tournament.series.forms import SeriesChoiceForm
@@ -31,19 +33,32 @@ class TournamentCreateView(OrganizingAccountMixin, FormView):
             self.request.POST or None, queryset=series_of_user(self.request.user), prefix="series"
         )
 
+    def organization_form(self) -> OrganizationChoiceForm | None:
+        """Only for an admin of several clubs; with one, the tournament is that club's by itself."""
+        clubs = organizations_of(self.request.user)
+        if clubs.count() < 2:
+            return None
+        return OrganizationChoiceForm(
+            self.request.POST or None, queryset=clubs, prefix="club",
+            initial={"organization": default_organization(self.request.user)},
+        )
+
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         choice = self.series_form()
         context["series_form"] = choice if choice.fields["series"].queryset.exists() else None
+        context["organization_form"] = self.organization_form()
         return context
 
     def form_valid(self, form):
         choice = self.series_form()
-        if not choice.is_valid():
+        club_choice = self.organization_form()
+        if not choice.is_valid() or (club_choice is not None and not club_choice.is_valid()):
             return self.form_invalid(form)
+        owner = {} if club_choice is None else {"organization": club_choice.cleaned_data["organization"]}
         try:
             with transaction.atomic():
-                tournament = tournament_create(user=self.request.user, **form.settings())
+                tournament = tournament_create(user=self.request.user, **form.settings(), **owner)
                 if choice.cleaned_data["series"] is not None:
                     series_join(
                         tournament=tournament, user=self.request.user, series=choice.cleaned_data["series"]
