@@ -7,25 +7,26 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from ..fields import NumberField, RecordChoiceField, TextField
 from ..models import Organization
 
 
 class AdminAddForm(forms.Form):
-    username = forms.CharField(label=_("user name"), max_length=150)
+    username = TextField(label=_("user name"), max_length=150)
 
 
 class AdminRemoveForm(forms.Form):
-    admin = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    admin = NumberField(widget=forms.HiddenInput, min_value=1, max_value=2**31 - 1)
 
 
 class OrganizationCreateForm(forms.Form):
-    name = forms.CharField(label=_("name"), max_length=150)
+    name = TextField(label=_("name"), max_length=150)
 
 
 class OrganizationChoiceForm(forms.Form):
     """On the new tournament's form, for an admin of several clubs: which club it belongs to."""
 
-    organization = forms.ModelChoiceField(
+    organization = RecordChoiceField(
         queryset=Organization.objects.none(), required=False, label=_("club"),
         empty_label=_("no club (only I manage it)"),
     )

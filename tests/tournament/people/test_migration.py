@@ -1,5 +1,5 @@
-"""Upgrading to roles (#45, migration 0015_roles) keeps every tournament with its organizers: the demo is
-loaded into a database at the migration before, then migrated forward."""
+"""Upgrading to roles (#45, migration 0015_roles) keeps every tournament with its organizers: the demo,
+loaded with today's code, is taken back to the migration before and migrated forward again."""
 
 from __future__ import annotations
 
@@ -30,18 +30,18 @@ def test_every_tournament_keeps_its_organizers_through_the_upgrade(settings):
     # The app's migration before this one, whatever the chain of merged branches puts there.
     (before,) = [node.key for node in graph.node_map[ROLES_MIGRATION].parents if node.key[0] == "tournament"]
     leaves = graph.leaf_nodes()
+    organizer = UserFactory(username="orga")
+    colleague = UserFactory(username="colleague")
+    call_command("load_demo", owner=organizer.username)
+    last = Tournament.objects.order_by("date").last()
+    last.organizers.add(colleague)
+    organizers = {
+        t.pk: sorted(t.organizers.values_list("username", flat=True)) for t in Tournament.objects.all()
+    }
+    assert len(organizers) == 3 and organizers[last.pk] == ["colleague", "orga"]
     migrate([before])
     try:
         assert "tournament_membership" not in connection.introspection.table_names()
-        organizer = UserFactory(username="orga")
-        colleague = UserFactory(username="colleague")
-        call_command("load_demo", owner=organizer.username)
-        last = Tournament.objects.order_by("date").last()
-        last.organizers.add(colleague)
-        organizers = {
-            t.pk: sorted(t.organizers.values_list("username", flat=True)) for t in Tournament.objects.all()
-        }
-        assert len(organizers) == 3 and organizers[last.pk] == ["colleague", "orga"]
     finally:
         migrate(leaves)
     assert {

@@ -17,11 +17,12 @@ from tournament.organizations.services import (
     organization_admin_remove,
     organization_create,
 )
+from tournament.permissions import OrganizingAccountMixin
 
 from .base import error_text
 
 
-class ClubListView(LoginRequiredMixin, FormView):
+class ClubListView(OrganizingAccountMixin, FormView):
     """My clubs, and a new one (its founder is its first admin)."""
 
     template_name = "tournament/organizer/clubs.html"
