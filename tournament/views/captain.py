@@ -81,7 +81,7 @@ def check_context(
     return {
         "check_mode": mode,
         "check_open": check_open,
-        "check_form": form,
+        "check_form": form or PlayerCheckForm(),  # the page names its inputs by the form's fields
         "check_message": message,
         "check_captain": captain,
         "check_by": shown.player_check_by if shown.player_check else None,
@@ -175,7 +175,7 @@ class CaptainTableView(View):
             "page_url": table.get_captain_url(),
             **check_context(
                 table, shown, confirmed=confirmed is not None, seats=self.seats,
-                form=check_form or PlayerCheckForm(), message=check_message,
+                form=check_form, message=check_message,
             ),
             "deck": deck_data(round_.tournament.deck),
             "field_names": {
