@@ -93,8 +93,9 @@ def test_not_in_a_series_is_refused(organizer, season):
 
 def test_the_page_adds_and_removes_and_keeps_the_last_organizer(organizer_client, organizer, season):
     series, first, second, _ = season
-    series_page = organizer_client.get(reverse("organizer:series", args=[first.pk])).content.decode()
-    assert reverse("organizer:series_people", args=[first.pk]) in series_page
+    for page in ("organizer:series", "organizer:people"):  # both lead to the series' team
+        html = organizer_client.get(reverse(page, args=[first.pk])).content.decode()
+        assert reverse("organizer:series_people", args=[first.pk]) in html
     kasse = UserFactory(username="kasse")
     response = organizer_client.post(
         reverse("organizer:series_person_add", args=[first.pk]), {"username": "Kasse", "role": "viewer"}
@@ -141,6 +142,8 @@ def test_who_is_not_an_organizer_of_the_series_gets_403(client, organizer, seaso
         assert client.post(urls[2]).status_code == 403
     page = client.get(reverse("organizer:series", args=[first.pk])).content.decode()  # the helper reads it
     assert urls[0] not in page
+    client.force_login(evening_only)
+    assert urls[0] not in client.get(reverse("organizer:people", args=[first.pk])).content.decode()
     assert list(series.organizers.all()) == [organizer]
     assert list(Membership.objects.values_list("user__username", flat=True)) == ["saisonhelfer"]
 

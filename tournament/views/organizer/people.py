@@ -43,11 +43,13 @@ class PeopleView(OrganizerPage):
         context = super().get_context_data(**kwargs)
         context.setdefault("add_form", PersonAddForm())
         context.setdefault("invitation_form", InvitationForm())
+        series = self.tournament.series
         context.update(
             people=team(self.tournament),
             invitations=open_invitations(self.tournament),
             organizer_count=self.tournament.organizers.count(),
             roles=Role,
+            series_organizer=series is not None and series.is_organizer(self.request.user),
         )
         return context
 
