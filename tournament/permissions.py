@@ -4,7 +4,8 @@ Roles (`models.Role`): the *organizer* may do everything; the *helper* runs the 
 (check-in, payments, walk-ins, entering and confirming results, printing); the *viewer* (a treasurer, a
 club's board member) reads. Organizers are `Tournament.organizers` (a superuser counts as one);
 helpers and viewers are `Membership` rows, of the tournament or of its series: a series' helper helps at
-every evening of the series (the simpler of the two readings, so nobody is re-added each evening). A
+every evening of the series (the simpler of the two readings, so nobody is re-added each evening;
+the series' team is changed on `/<tournament>/series/people/` by an organizer of the series). A
 series' organizers organize its evenings only once the evening takes the series' team
 (`people.services.series_team_take`), as before this module knew roles.
 

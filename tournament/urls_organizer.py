@@ -114,6 +114,12 @@ urlpatterns = [
     path(T + "series/rule/", series.SeriesRuleView.as_view(), name="series_rule"),
     path(T + "series/leave/", series.SeriesLeaveView.as_view(), name="series_leave"),
     path(T + "series/export/", series.SeriesExportView.as_view(), name="series_export"),
+    path(T + "series/people/", people.SeriesPeopleView.as_view(), name="series_people"),
+    path(T + "series/people/add/", people.SeriesPersonAddView.as_view(), name="series_person_add"),
+    path(
+        T + "series/people/<int:user_pk>/remove/", people.SeriesPersonRemoveView.as_view(),
+        name="series_person_remove",
+    ),
     path(T + "rankings/", rankings.RankingsView.as_view(), name="rankings"),
     path(T + "teams/", rankings.TeamsView.as_view(), name="teams"),
     path(T + "teams/<int:team_pk>/delete/", rankings.TeamDeleteView.as_view(), name="team_delete"),

@@ -69,6 +69,8 @@ POST_ONLY = {
     "organizer:invitation_create",
     "organizer:invitation_withdraw",
     "organizer:series_team_take",
+    "organizer:series_person_add",
+    "organizer:series_person_remove",
     "organizer:club_admin_add",
     "organizer:club_admin_remove",
 }

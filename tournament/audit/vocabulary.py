@@ -279,8 +279,8 @@ VOCABULARIES: dict[str, Vocabulary] = {
     A.TEAM_DELETE: Vocabulary((Team, Tournament), keys=_keys("team", "players")),
     A.TEAMS_SEPARATE: Vocabulary((Team, Tournament), keys=_keys("separate_teams")),
     # The evening's team: "person" a user name, "role" one of the three roles (the invitation's field).
-    A.PERSON_ADD: Vocabulary((Invitation,), keys=_keys("person", "role")),
-    A.PERSON_REMOVE: Vocabulary((Invitation,), keys=_keys("person", "role")),
+    A.PERSON_ADD: Vocabulary((Invitation,), keys=_keys("person", "role", "series")),  # series: its team's
+    A.PERSON_REMOVE: Vocabulary((Invitation,), keys=_keys("person", "role", "series")),
     A.INVITATION_CREATE: Vocabulary((Invitation,), keys=_keys("role", "expires_at")),
     A.INVITATION_ACCEPT: Vocabulary((Invitation,), keys=_keys("person", "role")),
     A.INVITATION_WITHDRAW: Vocabulary((Invitation,), keys=_keys("role", "expires_at")),

@@ -1,9 +1,12 @@
 """Writes of an evening's team: give a person a role (by user name), remove them, invitation links
-(created, accepted once, withdrawn), and a series' organizers taken over by one of its evenings.
+(created, accepted once, withdrawn), and a series' organizers taken over by one of its evenings; the
+same adding and removing for a series' team (its organizers, helpers and viewers), from one of its
+evenings.
 
 Every write needs the `people` capability (tournament/permissions.py) except accepting, which needs the
-link; each takes the tournament's row lock (two organizers changing the team at once cannot remove its
-last organizer) and writes an audit entry naming who.
+link, and a series' team, which needs an organizer of the series; each takes the row lock of the team's
+tournament or series (two organizers changing the team at once cannot remove its last organizer) and
+writes an audit entry naming who, in the tournament it was made from.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament.models import Invitation, Membership, Role, Tournament
+from tournament.models import Invitation, Membership, Role, Series, Tournament
 from tournament.permissions import Capability, forget_roles, require
 
 from ..audit.actions import AuditAction
@@ -27,32 +30,41 @@ from .selectors import token_hash
 INVITATION_DAYS = 7
 
 
-def _own_role(tournament: Tournament, person) -> Role | None:
-    """The person's role given by this tournament itself (not by its series, not as superuser)."""
-    if tournament.organizers.filter(pk=person.pk).exists():
+Team = Tournament | Series  # whose team: an evening's own, or a series' (then of all its evenings)
+
+
+def _members(team: Team):
+    field = "series" if isinstance(team, Series) else "tournament"
+    return Membership.objects.filter(**{field: team})
+
+
+def _own_role(team: Team, person) -> Role | None:
+    """The person's role given by this team itself (not by a tournament's series, not as superuser)."""
+    if team.organizers.filter(pk=person.pk).exists():
         return Role.ORGANIZER
-    role = (
-        Membership.objects.filter(tournament=tournament, user=person).values_list("role", flat=True).first()
-    )
+    role = _members(team).filter(user=person).values_list("role", flat=True).first()
     return Role(role) if role is not None else None
 
 
-def _set_role(tournament: Tournament, person, role: Role) -> None:
+def _set_role(team: Team, person, role: Role) -> None:
     if role == Role.ORGANIZER:
-        Membership.objects.filter(tournament=tournament, user=person).delete()
-        tournament.organizers.add(person)
+        _members(team).filter(user=person).delete()
+        team.organizers.add(person)
         return
-    if tournament.organizers.filter(pk=person.pk).exists():
-        _keep_an_organizer(tournament, person)
-        tournament.organizers.remove(person)
-    Membership.objects.update_or_create(tournament=tournament, user=person, defaults={"role": role})
+    if team.organizers.filter(pk=person.pk).exists():
+        _keep_an_organizer(team, person)
+        team.organizers.remove(person)
+    field = "series" if isinstance(team, Series) else "tournament"
+    Membership.objects.update_or_create(**{field: team}, user=person, defaults={"role": role})
 
 
-def _keep_an_organizer(tournament: Tournament, person) -> None:
-    if not tournament.organizers.exclude(pk=person.pk).exists():
-        raise ValidationError(
-            _("The tournament keeps at least one organizer."), code="last_organizer"
-        )
+def _keep_an_organizer(team: Team, person) -> None:
+    if not team.organizers.exclude(pk=person.pk).exists():
+        if isinstance(team, Series):
+            message = _("The series keeps at least one organizer.")
+        else:
+            message = _("The tournament keeps at least one organizer.")
+        raise ValidationError(message, code="last_organizer")
 
 
 def _locked(tournament: Tournament, user) -> Tournament:
@@ -61,47 +73,69 @@ def _locked(tournament: Tournament, user) -> Tournament:
     return locked
 
 
+def _locked_team(tournament: Tournament, user, of_series: bool) -> tuple[Tournament, Team, dict]:
+    """The tournament (for the audit entry) and the team changed, its row locked; what the entries add
+    to say whose team it is. The series' team is changed only by an organizer of the series."""
+    if not of_series:
+        locked = _locked(tournament, user)
+        return locked, locked, {}
+    if tournament.series_id is None:
+        raise ValidationError(_("This tournament is not part of a series."), code="not_in_series")
+    series = Series.objects.select_for_update().get(pk=tournament.series_id)
+    if not series.is_organizer(user):
+        raise ValidationError(
+            _("Only the organizers of the series can change it."), code="not_series_organizer"
+        )
+    return tournament, series, {"series": series.name}
+
+
 @transaction.atomic
-def person_add(*, tournament: Tournament, user, username: str, role: Role | str) -> None:
-    """Give the account of that user name this role in the tournament (a new role replaces the old)."""
+def person_add(
+    *, tournament: Tournament, user, username: str, role: Role | str, of_series: bool = False
+) -> None:
+    """Give the account of that user name this role in the tournament, or with `of_series` in its
+    series (at every evening of it); a new role replaces the old. The entry goes to the tournament."""
     role = Role(role)
-    locked = _locked(tournament, user)
+    locked, team, whose = _locked_team(tournament, user, of_series)
     person = get_user_model().objects.filter(username__iexact=username.strip(), is_active=True).first()
     if person is None:
         raise ValidationError(
             _("There is no account with the user name “%(name)s”.") % {"name": username},
             code="unknown_user",
         )
-    before = _own_role(locked, person)
+    before = _own_role(team, person)
     if before == role:
         raise ValidationError(
             _("%(name)s already has this role.") % {"name": person.get_username()}, code="same_role"
         )
-    _set_role(locked, person, role)
+    _set_role(team, person, role)
     forget_roles(tournament)
     audit(
         tournament=locked, user=user, action=AuditAction.PERSON_ADD,
-        before={"person": person.get_username(), "role": before.value} if before else None,
-        after={"person": person.get_username(), "role": role.value},
+        before={"person": person.get_username(), "role": before.value, **whose} if before else None,
+        after={"person": person.get_username(), "role": role.value, **whose},
     )
 
 
 @transaction.atomic
-def person_remove(*, tournament: Tournament, user, person) -> None:
-    """Take the person out of the tournament's own team (a series' role stays with the series)."""
-    locked = _locked(tournament, user)
-    before = _own_role(locked, person)
+def person_remove(*, tournament: Tournament, user, person, of_series: bool = False) -> None:
+    """Take the person out of the tournament's own team (a series' role stays with the series), or
+    with `of_series` out of its series' team."""
+    locked, team, whose = _locked_team(tournament, user, of_series)
+    before = _own_role(team, person)
     if before is None:
+        if of_series:
+            raise ValidationError(_("This person has no role in the series."), code="no_role")
         raise ValidationError(_("This person has no role in the tournament."), code="no_role")
     if before == Role.ORGANIZER:
-        _keep_an_organizer(locked, person)
-        locked.organizers.remove(person)
+        _keep_an_organizer(team, person)
+        team.organizers.remove(person)
     else:
-        Membership.objects.filter(tournament=locked, user=person).delete()
+        _members(team).filter(user=person).delete()
     forget_roles(tournament)
     audit(
         tournament=locked, user=user, action=AuditAction.PERSON_REMOVE,
-        before={"person": person.get_username(), "role": before.value},
+        before={"person": person.get_username(), "role": before.value, **whose},
     )
 
 

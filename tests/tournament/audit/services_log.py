@@ -220,6 +220,9 @@ def drive_every_service(organizer) -> Tournament:
     invitation_accept(token=token, user=UserFactory(username="kasse"))
     tournament.series.organizers.add(UserFactory(username="saison"))
     series_team_take(tournament=tournament, user=organizer)
+    # The series' team, changed from this evening (the entries say whose team).
+    person_add(tournament=tournament, user=organizer, username="tuer", role=Role.VIEWER, of_series=True)
+    person_remove(tournament=tournament, user=organizer, person=door, of_series=True)
 
     # The accounts (entries of no tournament): one's own password, and a colleague's reset link used.
     colleague = UserFactory(username="kollegin")

@@ -1,19 +1,24 @@
 """The evening's team (`/<tournament>/people/`): organizers, helpers and viewers; adding one by user
 name, removing one, one-time invitation links (shown once, with a QR code), and taking over the series'
-organizers. Only an organizer opens it (`people`)."""
+organizers. Only an organizer opens it (`people`).
+
+The series' team (`/<tournament>/series/people/`), opened from one of its evenings: its organizers,
+helpers and viewers (of every evening) added and removed the same way, only by an organizer of the
+series."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from tournament.models import Invitation, Role
+from tournament.models import Invitation, Role, Series
 from tournament.people.forms import InvitationForm, PersonAddForm
-from tournament.people.selectors import open_invitations, team
+from tournament.people.selectors import open_invitations, series_team, team
 from tournament.people.services import (
     invitation_create,
     invitation_withdraw,
@@ -38,11 +43,42 @@ class PeopleView(OrganizerPage):
         context = super().get_context_data(**kwargs)
         context.setdefault("add_form", PersonAddForm())
         context.setdefault("invitation_form", InvitationForm())
+        series = self.tournament.series
         context.update(
             people=team(self.tournament),
             invitations=open_invitations(self.tournament),
             organizer_count=self.tournament.organizers.count(),
             roles=Role,
+            series_organizer=series is not None and series.is_organizer(self.request.user),
+        )
+        return context
+
+
+class SeriesTeamMixin:
+    """The series' team: the evening's `people` capability, and an organizer of its series."""
+
+    capability = Capability.PEOPLE
+    write_capability = Capability.PEOPLE
+
+    def team_series(self) -> Series:
+        series = self.tournament.series
+        if series is None:
+            raise Http404("not part of a series")
+        if not series.is_organizer(self.request.user):
+            raise PermissionDenied
+        return series
+
+
+class SeriesPeopleView(SeriesTeamMixin, OrganizerPage):
+    template_name = "tournament/organizer/series_people.html"
+    section = "series"
+
+    def get_context_data(self, **kwargs):
+        series = self.team_series()
+        context = super().get_context_data(**kwargs)
+        context.setdefault("add_form", PersonAddForm())
+        context.update(
+            series=series, people=series_team(series), organizer_count=series.organizers.count(), roles=Role,
         )
         return context
 
@@ -50,23 +86,40 @@ class PeopleView(OrganizerPage):
 class PeopleAction(OrganizerAction):
     capability = Capability.PEOPLE
     write_capability = Capability.PEOPLE
+    page = PeopleView
+
+    def team(self) -> dict:
+        """Whose team the services change: the evening's own (this) or its series'."""
+        return {}
 
     def back(self):
         return redirect("organizer:people", self.tournament.pk)
 
 
+class SeriesPeopleAction(SeriesTeamMixin, PeopleAction):
+    page = SeriesPeopleView
+
+    def team(self) -> dict:
+        self.team_series()
+        return {"of_series": True}
+
+    def back(self):
+        return redirect("organizer:series_people", self.tournament.pk)
+
+
 class PersonAddView(PeopleAction):
     def post(self, request, tournament_pk: int):
+        team = self.team()
         form = PersonAddForm(request.POST)
         if form.is_valid():
             try:
-                person_add(tournament=self.tournament, user=request.user, **form.cleaned_data)
+                person_add(tournament=self.tournament, user=request.user, **team, **form.cleaned_data)
             except ValidationError as error:
                 form.add_error("username", error_text(error))
             else:
                 messages.success(request, _("%(name)s was added.") % {"name": form.cleaned_data["username"]})
                 return self.back()
-        page = PeopleView(request=request, kwargs=self.kwargs, args=())
+        page = self.page(request=request, kwargs=self.kwargs, args=())
         page.tournament = self.tournament
         response = page.render_to_response(page.get_context_data(add_form=form))
         response.status_code = 400
@@ -75,14 +128,23 @@ class PersonAddView(PeopleAction):
 
 class PersonRemoveView(PeopleAction):
     def post(self, request, tournament_pk: int, user_pk: int):
+        team = self.team()
         person = get_object_or_404(get_user_model(), pk=user_pk)
         try:
-            person_remove(tournament=self.tournament, user=request.user, person=person)
+            person_remove(tournament=self.tournament, user=request.user, person=person, **team)
         except ValidationError as error:
             self.fail(error)
         else:
             messages.success(request, _("%(name)s was removed.") % {"name": person.get_username()})
         return self.back()
+
+
+class SeriesPersonAddView(SeriesPeopleAction, PersonAddView):
+    pass
+
+
+class SeriesPersonRemoveView(SeriesPeopleAction, PersonRemoveView):
+    pass
 
 
 class InvitationCreateView(PeopleAction):
