@@ -62,9 +62,7 @@ def forget_roles(tournament: Tournament) -> None:
 
 
 def _role_of(user, tournament: Tournament) -> Role | None:
-    if user.is_superuser or tournament.organizers.filter(pk=user.pk).exists():
-        return Role.ORGANIZER
-    if club_admin_of(user, tournament):  # a club's admin organizes everything the club owns
+    if tournament.is_organizer(user):  # a superuser, its organizers, the admins of the club owning it
         return Role.ORGANIZER
     roles = set(
         Membership.objects.filter(user=user)
@@ -103,7 +101,10 @@ def only_helps(user) -> bool:
     tournaments, and its login ends with the evening."""
     if not user.is_authenticated or user.is_superuser:
         return False
-    if user.organized_tournaments.exists() or user.organized_series.exists():
+    if (
+        user.organized_tournaments.exists() or user.organized_series.exists()
+        or user.administered_organizations.exists()
+    ):
         return False
     return user.memberships.exists()
 

@@ -7,13 +7,20 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from tests.conftest import twelve_players
-from tests.factories import MembershipFactory, SeriesFactory, TournamentFactory, UserFactory, play_round
+from tests.factories import (
+    MembershipFactory,
+    OrganizationFactory,
+    SeriesFactory,
+    TournamentFactory,
+    UserFactory,
+    play_round,
+)
 from tournament.audit.actions import AuditAction
 from tournament.backup.selectors import export_tournament
 from tournament.backup.services import import_tournament
 from tournament.models import AuditEntry, Membership, Role, Round, Tournament
 from tournament.people.services import person_add, person_remove, series_team_take
-from tournament.permissions import CAPABILITIES, Capability, can, role_of
+from tournament.permissions import CAPABILITIES, Capability, can, only_helps, role_of
 from tournament.rounds.services import round_close, round_seat, round_swap, seating_plan_create
 from tournament.tournaments.selectors import managed_tournament_ids, visible_tournaments
 from tournament.tournaments.services import standings_reveal, tournament_delete, tournament_update
@@ -173,3 +180,12 @@ def test_a_helper_sees_only_the_tournaments_they_help_with(tournament, organizer
     stranger = UserFactory(username="stranger")
     assert list(visible_tournaments(stranger)) == [public]
     assert set(visible_tournaments(organizer)) == {tournament, public}
+
+
+def test_a_club_admin_who_helps_elsewhere_still_organizes(tournament, helper):
+    """Helping at another club's evening does not make a club's admin an account that only helps."""
+    assert only_helps(helper)
+    club = OrganizationFactory()
+    club.admins.add(helper)
+    assert not only_helps(helper)
+    assert role_of(helper, TournamentFactory(organizers=[], organization=club)) == Role.ORGANIZER
