@@ -331,3 +331,11 @@ class MembershipFactory(factory.django.DjangoModelFactory):
 
     user = factory.SubFactory(UserFactory, username=factory.Sequence(lambda n: f"helper{n}"))
     role = Role.HELPER
+
+
+def colleague_of(organizer, **user_fields):
+    """An account that already works with the organizer (co-organizer of another of their evenings):
+    one the organizer may add to a team by user name (`permissions.scopes.addable_by_name`)."""
+    user = UserFactory(**user_fields)
+    TournamentFactory(organizers=[organizer, user], name=f"Abend mit {user.get_username()}")
+    return user

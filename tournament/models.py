@@ -56,9 +56,6 @@ class Organization(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def is_admin(self, user) -> bool:
-        return user.is_authenticated and self.admins.filter(pk=user.pk).exists()
-
 
 class OrganizationLog(models.Model):
     """Who changed a club's admins: the tournament audit belongs to one tournament and cannot hold it."""
@@ -321,13 +318,6 @@ class Tournament(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("organizer:tournament", args=[self.pk])
-
-    def is_organizer(self, user) -> bool:
-        if not user.is_authenticated:
-            return False
-        if user.is_superuser:
-            return True
-        return self.organizers.filter(pk=user.pk).exists() or is_club_admin(user, self)
 
 
 class Registration(models.Model):
@@ -730,14 +720,6 @@ class RateLimitWindow(models.Model):
         return f"{self.key}: {self.count} until {self.window_ends:%H:%M:%S}"
 
 
-def is_club_admin(user, owned) -> bool:
-    """Whether the user is an admin of the club that owns this tournament, series or player record: a
-    club admin counts as an organizer of everything the club owns (see tournament.permissions)."""
-    return bool(owned.organization_id) and Organization.admins.through.objects.filter(
-        organization_id=owned.organization_id, user_id=user.pk
-    ).exists()
-
-
 def default_season_tiebreaks() -> list[str]:
     return list(DEFAULT_SEASON_TIEBREAKS)
 
@@ -792,13 +774,6 @@ class Series(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    def is_organizer(self, user) -> bool:
-        if not user.is_authenticated:
-            return False
-        return (
-            user.is_superuser or self.organizers.filter(pk=user.pk).exists() or is_club_admin(user, self)
-        )
 
 
 class Team(models.Model):

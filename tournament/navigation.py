@@ -49,7 +49,7 @@ PHASES: tuple[Phase, ...] = (
         Page("finish", _("End of the evening"), "organizer:finish"),
         Page("rankings", _("Clubs, teams, categories"), "organizer:rankings"),
         Page("cash_record", _("Cash record"), "organizer:cash_record"),
-        Page("print", _("Print"), "print:documents", Capability.PRINT),
+        Page("print", _("Print"), "print:documents", Capability.VIEW),
     )),
     Phase("log", _("Log"), (
         Page("audit", _("Audit log"), "organizer:audit"),

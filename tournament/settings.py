@@ -195,6 +195,9 @@ LOGIN_SLOW_SECONDS = int(os.environ.get("LOGIN_SLOW_SECONDS", "30"))
 PASSWORD_RESET_TIMEOUT = 24 * 3600
 ACCOUNT_RESET_FAILURE_LIMIT = int(os.environ.get("ACCOUNT_RESET_FAILURE_LIMIT", "20"))
 ACCOUNT_RESET_FAILURE_WINDOW = int(os.environ.get("ACCOUNT_RESET_FAILURE_WINDOW", "600"))
+# An invitation link (7 days, used once): one address may open this many unknown links in the window.
+INVITATION_FAILURE_LIMIT = int(os.environ.get("INVITATION_FAILURE_LIMIT", "20"))
+INVITATION_FAILURE_WINDOW = int(os.environ.get("INVITATION_FAILURE_WINDOW", "600"))
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from engine.validation import SeatReport
 from tests.factories import RegistrationFactory, TournamentFactory, UserFactory, play_round, points_report
 from tournament.models import AuditEntry, Registration, Round, Seat, Submission, Table
+from tournament.permissions import organizes
 from tournament.players.services import (
     player_register,
     registration_check_in,
@@ -247,7 +248,7 @@ def test_standings_rank_over_closed_rounds(tournament, players, organizer):
 
 def test_other_user_is_not_organizer(tournament):
     stranger = UserFactory(username="stranger")
-    assert not tournament.is_organizer(stranger)
+    assert not organizes(stranger, tournament)
     RegistrationFactory(tournament=tournament)
     assert tournament.registrations.count() == 1
 

@@ -17,8 +17,17 @@ from tests.factories import TournamentFactory, UserFactory, long_named_players, 
 from tournament.accounts import tokens
 from tournament.backup.selectors import stored_backups
 from tournament.backup.services import write_backup
-from tournament.models import Organization, Registration, Role, Signup, Submission, Table, Tournament
-from tournament.people.services import invitation_create, person_add
+from tournament.models import (
+    Membership,
+    Organization,
+    Registration,
+    Role,
+    Signup,
+    Submission,
+    Table,
+    Tournament,
+)
+from tournament.people.services import invitation_create
 from tournament.rounds.services import seating_plan_create
 from tournament.series.services import series_create
 from tournament.teams.services import team_create
@@ -255,8 +264,8 @@ def build_world(*, organizer, tournament: Tournament, players) -> World:
     tournament.organizers.add(person)
     # The evening's team besides its organizer (#45): a helper at the door, a viewer, an open invitation.
     helper, viewer = UserFactory(username="helper"), UserFactory(username="viewer")
-    person_add(tournament=tournament, user=organizer, username="helper", role=Role.HELPER)
-    person_add(tournament=tournament, user=organizer, username="viewer", role=Role.VIEWER)
+    Membership.objects.create(tournament=tournament, user=helper, role=Role.HELPER)
+    Membership.objects.create(tournament=tournament, user=viewer, role=Role.VIEWER)
     invitation, token = invitation_create(tournament=tournament, user=organizer, role=Role.HELPER)
     return World(
         organizer=organizer,
@@ -310,14 +319,15 @@ VIEWER_PAGES = {
     "organizer:audit", "organizer:signups", "organizer:signups_export", "organizer:cash_report_csv",
     "organizer:cash_record", "organizer:cash_record_csv", "organizer:prizes", "organizer:series",
     "organizer:series_export", "organizer:rankings", "organizer:teams", "organizer:rankings_export",
-    "print:cash_report", "print:cash_record",
-}
-# A helper opens these besides: the desk, the results, the captain links, the documents.
-HELPER_PAGES = {
-    "organizer:desk", "organizer:checkin", "organizer:door", "organizer:round_links",
-    "organizer:table_detail", "organizer:table_result", "print:documents", "print:table_sheets",
+    # Every document: a viewer reads them all (the table sheets without the captains' links).
+    "print:cash_report", "print:cash_record", "print:documents", "print:table_sheets",
     "print:seating", "print:standings", "print:start_cards", "print:certificates",
     "print:series_standings", "print:series_certificates", "print:category_certificates", "print:rankings",
+}
+# A helper opens these besides: the desk, the results, the captain links.
+HELPER_PAGES = {
+    "organizer:desk", "organizer:checkin", "organizer:door", "organizer:round_links",
+    "organizer:table_detail", "organizer:table_result",
 }
 # A helper may POST to these (the door and the desk); a viewer to none.
 HELPER_ACTIONS = {

@@ -78,7 +78,7 @@ def password_change_clear_due(*, user) -> None:
 
 def reset_link_create(*, user, person, now: dt.datetime | None = None) -> ResetLink:
     """A link that lets `person` set a new password once, within 24 hours; only for somebody the
-    organizer works with (`selectors.may_make_reset_link`)."""
+    organizer has authority over (`selectors.may_make_reset_link`)."""
     if not selectors.may_make_reset_link(user, person):
         raise PermissionDenied
     with transaction.atomic():

@@ -1,9 +1,10 @@
 """Restoring a tournament from a backup, and writing backup files (automatically after every round).
 
 A restore creates a new tournament in one transaction: all or nothing. Rows refer to each other by
-their ids in the file, which are mapped to new ids; players and clubs already there are reused by name.
-The tournament's series: one of the same name that the restoring user may add evenings to
-(`Series.is_organizer`: an organizer of it, or a superuser) is joined with its rule as it is; otherwise
+their ids in the file, which are mapped to new ids; clubs already there are reused by name, and so are
+player records of the restoring owner's club (`permissions.scopes`: never another club's). The
+tournament's series: one of the same name that the restoring user organizes (`managed_series`) is
+joined with its rule as it is; otherwise
 a new one is created with the file's rule, organized by the restoring user and those of the file's
 organizers who have an account here. The log says which (`series_join` or `series_create`, after the
 restore's own entry), as if it had been done by hand.
@@ -45,10 +46,11 @@ from tournament.models import (
     new_table_token,
 )
 from tournament.permissions import only_helps
+from tournament.permissions.scopes import managed_series, players_owned_by
 
 from ..audit.actions import AuditAction
 from ..audit.services import audit
-from ..organizations.selectors import default_organization
+from ..permissions.scopes import own_club
 from ..series.services import series_snapshot
 from .format import SECTIONS, BackupError, check_format, dumps, is_user_fk, section
 from .selectors import export_tournament
@@ -108,14 +110,16 @@ def _club(row: dict[str, Any]) -> Club:
     return found or Club.objects.create(name=name)
 
 
-def _player(row: dict[str, Any], club: Club | None, organization: Organization | None) -> Player:
-    """The same person (same name, same club, same birth data) already in the database is reused.
+def _player(row: dict[str, Any], club: Club | None, organization: Organization | None, owner) -> Player:
+    """The same person (same name, same club, same birth data) among the owner's club's records is
+    reused; another club's records are never looked at.
 
     A record found by name whose birth data differ is never changed (it may be another organizer's,
     players/services.py): the restored tournament gets a record of its own."""
     values = _field_values(Player, row, {Club: {}}, {})
     values.pop("club_id", None)
-    existing = Player.objects.filter(
+    organizers = [owner] if owner is not None else []
+    existing = players_owned_by(organization=organization, organizers=organizers).filter(
         name_key=person_key(values["first_name"], values["last_name"]), club=club,
         birth_date=values.get("birth_date"), birth_year=values.get("birth_year"),
     ).order_by("pk").first()
@@ -183,9 +187,9 @@ def _series(row: dict[str, Any] | None, owner, users) -> tuple[Series | None, bo
         return None, False
     name = " ".join(str(row["name"]).split())
     if owner is not None:
-        for series in Series.objects.filter(name__iexact=name).order_by("pk"):
-            if series.is_organizer(owner):
-                return series, False  # its rule stays: the season's other evenings count by it
+        series = managed_series(owner).filter(name__iexact=name).order_by("pk").first()
+        if series is not None:
+            return series, False  # its rule stays: the season's other evenings count by it
     series = Series(**_field_values(Series, row, {}, users))
     series.name = name
     series.full_clean()
@@ -211,9 +215,9 @@ def _import(data: dict[str, Any], owner) -> Tournament:
     for old_id, club in clubs.items():
         ids[Club][old_id] = club.pk
     # The file's club (Organization) means nothing here: what is restored is the owner's club's.
-    organization = default_organization(owner) if owner is not None else None
+    organization = own_club(owner) if owner is not None else None
     for row in data["players"]:
-        ids[Player][row["id"]] = _player(row, clubs.get(row.get("club")), organization).pk
+        ids[Player][row["id"]] = _player(row, clubs.get(row.get("club")), organization, owner).pk
 
     series, series_created = _series(series_row, owner, users)
     row = data["tournament"]

@@ -121,10 +121,10 @@ class Desk:
     collected_cents: int
 
 
-def desk(tournament: Tournament, user, query: str = "", *, limit: int = 60) -> Desk:
+def desk(tournament: Tournament, query: str = "", *, limit: int = 60) -> Desk:
     """Everybody the admission desk may meet, matching `query` (name, club or start number; case,
     umlauts and ß folded by `engine.text.matches`): sign-ups with a place and waiting, registrations,
-    and, while searching, the players of the organizer's earlier evenings. Those still to come first.
+    and, while searching, the players of the owning club's earlier evenings. Those still to come first.
     Two queries, three while searching."""
     signups = list(tournament.signups.filter(
         registration__isnull=True, status__in=(Signup.Status.CONFIRMED, Signup.Status.WAITING)
@@ -163,7 +163,7 @@ def desk(tournament: Tournament, user, query: str = "", *, limit: int = 60) -> D
             taken = {person_key(line.first_name, line.last_name) for line in lines}
             lines += [
                 DeskLine(DeskKind.KNOWN, p.pk, p.first_name, p.last_name, p.club_name)
-                for p in known_players(tournament, user)
+                for p in known_players(tournament)
                 if matches(query, p.first_name, p.last_name, p.club_name)
                 and p.name_key not in taken
             ]

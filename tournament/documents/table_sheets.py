@@ -102,12 +102,16 @@ def rules_reminder(tournament: Tournament) -> list[str]:
     return lines
 
 
-def table_sheets(round_: Round, *, request: HttpRequest | None = None) -> list[Sheet]:
+def table_sheets(
+    round_: Round, *, request: HttpRequest | None = None, with_links: bool = True
+) -> list[Sheet]:
+    """The sheets of a round; `with_links` False leaves the captains' links (a credential to report
+    the table's result) off, for a reader who may not enter results."""
     sheets = []
     for table in round_tables(round_, with_results=False):
         seats = list(table.seats.all())
         roles = table_roles({seat.pk: seat.registration.player.born for seat in seats})
-        link = absolute_url(table.get_captain_url(), request)
+        link = absolute_url(table.get_captain_url(), request) if with_links else ""
         sheets.append(
             Sheet(
                 number=table.number,
@@ -124,15 +128,17 @@ def table_sheets(round_: Round, *, request: HttpRequest | None = None) -> list[S
                 ],
                 roles_known=roles.dealer is not None and roles.starter is not None,
                 link=link,
-                qr=qr_png_data_uri(link),
+                qr=qr_png_data_uri(link) if link else "",
             )
         )
     return sheets
 
 
-def table_sheets_html(round_: Round, *, paper: str = "a4", request: HttpRequest | None = None) -> str:
+def table_sheets_html(
+    round_: Round, *, paper: str = "a4", request: HttpRequest | None = None, with_links: bool = True
+) -> str:
     tournament = round_.tournament
-    sheets = table_sheets(round_, request=request)
+    sheets = table_sheets(round_, request=request, with_links=with_links)
     per_page = 2 if paper == "a5" else 1
     pages = [sheets[i : i + per_page] for i in range(0, len(sheets), per_page)]
     rules = rules_reminder(tournament)
@@ -150,5 +156,7 @@ def table_sheets_html(round_: Round, *, paper: str = "a4", request: HttpRequest 
     return render_to_string("print/table_sheets.html", context, request=request)
 
 
-def table_sheets_pdf(round_: Round, *, paper: str = "a4", request: HttpRequest | None = None) -> bytes:
-    return html_to_pdf(table_sheets_html(round_, paper=paper, request=request))
+def table_sheets_pdf(
+    round_: Round, *, paper: str = "a4", request: HttpRequest | None = None, with_links: bool = True
+) -> bytes:
+    return html_to_pdf(table_sheets_html(round_, paper=paper, request=request, with_links=with_links))

@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404
 
 from engine.text import search_words
 from tournament.models import Registration, Round, Seat, Table, Tournament
+from tournament.permissions import organizes
 from tournament.players.selectors import registrations
 from tournament.standings.selectors import StandingLine, standings
 
@@ -132,6 +133,6 @@ def tournament_for_viewer(user, pk: int) -> Tournament:
     A switched-off tournament must not even be confirmed to exist, hence 404 rather than 403.
     """
     tournament = get_object_or_404(Tournament, pk=pk)
-    if not tournament.public and not tournament.is_organizer(user):
+    if not tournament.public and not organizes(user, tournament):
         raise Http404
     return tournament

@@ -4,16 +4,16 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ..models import Organization, OrganizationLog
+from ..permissions import Capability, require
 
 
 def _check_admin(organization: Organization, user) -> None:
-    if not (user.is_superuser or organization.admins.filter(pk=user.pk).exists()):
-        raise PermissionDenied
+    require(user, organization, Capability.PEOPLE)
 
 
 @transaction.atomic

@@ -14,14 +14,14 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.models import Invitation, Membership, Role, Series, Tournament
-from tournament.permissions import Capability, forget_roles, require
+from tournament.permissions import Capability, forget_roles, organizes, require
+from tournament.permissions.scopes import addable_by_name
 
 from ..audit.actions import AuditAction
 from ..audit.services import audit
@@ -82,7 +82,7 @@ def _locked_team(tournament: Tournament, user, of_series: bool) -> tuple[Tournam
     if tournament.series_id is None:
         raise ValidationError(_("This tournament is not part of a series."), code="not_in_series")
     series = Series.objects.select_for_update().get(pk=tournament.series_id)
-    if not series.is_organizer(user):
+    if not organizes(user, series):
         raise ValidationError(
             _("Only the organizers of the series can change it."), code="not_series_organizer"
         )
@@ -97,10 +97,13 @@ def person_add(
     series (at every evening of it); a new role replaces the old. The entry goes to the tournament."""
     role = Role(role)
     locked, team, whose = _locked_team(tournament, user, of_series)
-    person = get_user_model().objects.filter(username__iexact=username.strip(), is_active=True).first()
+    # Only accounts of the owning club are found by name: anybody else is invited by a link they
+    # accept while logged in, so nobody is put into a team (and under its organizers) unasked.
+    person = addable_by_name(team, user).filter(username__iexact=username.strip()).first()
     if person is None:
         raise ValidationError(
-            _("There is no account with the user name “%(name)s”.") % {"name": username},
+            _("There is no account with the user name “%(name)s” in this club. Somebody from elsewhere "
+              "joins with an invitation link.") % {"name": username},
             code="unknown_user",
         )
     before = _own_role(team, person)

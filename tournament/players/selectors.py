@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.db.models import Q, QuerySet
 
-from tournament.models import Club, Player, Registration, Tournament
-from tournament.organizations.selectors import managed_q
+from tournament.models import Player, Registration, Tournament
+from tournament.permissions.scopes import owner_clubs, owner_players, owner_tournaments
 
 
 def registrations(tournament: Tournament) -> QuerySet[Registration]:
@@ -26,21 +26,22 @@ def active_registrations(tournament: Tournament) -> list[Registration]:
     return list(registrations(tournament).filter(status=Registration.Status.CHECKED_IN))
 
 
-def known_players(tournament: Tournament, user) -> list:
-    """Players of the earlier tournaments the user manages (their own and their clubs') not yet
-    registered here, by club then name.
+def known_players(tournament: Tournament) -> QuerySet[Player]:
+    """The owner's player records (`permissions.scopes.owner_players`) who played one of the owner's
+    earlier evenings and are not registered here, by club then name: the same for whoever of the
+    evening's team asks (the players page, the desk).
 
-    Offered on the players page so a club's member list is typed once and added with one click.
+    Offered on the players page and at the desk so a club's member list is typed once and added with
+    one click; the known player's id in a request is looked up in this queryset, so no other record can
+    be registered through it.
     """
-    earlier = Tournament.objects.exclude(pk=tournament.pk)
-    if not user.is_superuser:
-        earlier = earlier.filter(managed_q(user))
-    return list(
-        Player.objects.filter(registrations__tournament__in=earlier)
+    earlier = owner_tournaments(tournament).exclude(pk=tournament.pk)
+    return (
+        owner_players(tournament)
+        .filter(pk__in=Player.objects.filter(registrations__tournament__in=earlier).values("pk"))
         .exclude(registrations__tournament=tournament)
         .select_related("club")
-        .distinct()
-        .order_by("club__name", "last_name", "first_name")
+        .order_by("club__name", "last_name", "first_name", "pk")
     )
 
 
@@ -53,15 +54,15 @@ def registered_keys(tournament: Tournament) -> set[tuple[str, str]]:
     }
 
 
-def club_names() -> QuerySet:
-    """Every club typed so far, for the club field's suggestions."""
-    return Club.objects.order_by("name").values_list("name", flat=True)
+def club_names(tournament: Tournament) -> QuerySet:
+    """The clubs the owner's players play for, for the club field's suggestions (never another
+    club's)."""
+    return owner_clubs(tournament).order_by("name").values_list("name", flat=True)
 
 
-def mergeable_players(tournament: Tournament, user):
-    """The players of this tournament and of the organizer's other tournaments (one queryset)."""
-    mine = Tournament.objects.all() if user.is_superuser else Tournament.objects.filter(managed_q(user))
+def mergeable_players(tournament: Tournament) -> QuerySet[Player]:
+    """The players of this tournament and the owner's other records (one queryset)."""
     return (
-        Player.objects.filter(Q(registrations__tournament=tournament) | Q(registrations__tournament__in=mine))
+        Player.objects.filter(Q(registrations__tournament=tournament) | Q(pk__in=owner_players(tournament)))
         .select_related("club").distinct().order_by("last_name", "first_name", "pk")
     )

@@ -27,7 +27,9 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from engine.text import name_key, person_key
-from tournament.models import Club, Player, Registration, Round, Seat, Tournament, is_club_admin
+from tournament.models import Club, Player, Registration, Round, Seat, Tournament
+from tournament.permissions import Capability, administers, organizes, require
+from tournament.permissions.scopes import owner_players
 from tournament.players.imports import ImportRow
 
 from ..audit.actions import AuditAction
@@ -53,27 +55,19 @@ def _tournaments_using(player: Player, *, besides: Tournament | None = None) -> 
     users = Tournament.objects.filter(registrations__player=player).distinct().order_by("pk")
     if besides is not None:
         users = users.exclude(pk=besides.pk)
-    return list(users.prefetch_related("organizers"))
+    return list(users)
 
 
 def _may_change(user, tournament: Tournament) -> bool:
-    """Whether the user may change this tournament's players: its organizer, an admin of its club or a
-    superuser, as `Tournament.is_organizer` says (organizers prefetched)."""
-    if user is None or not user.is_authenticated:
-        return False
-    return (
-        user.is_superuser or any(o.pk == user.pk for o in tournament.organizers.all())
-        or is_club_admin(user, tournament)
-    )
+    """Whether the user may change this tournament's players: whoever organizes it."""
+    return user is not None and organizes(user, tournament)
 
 
 def _owned_elsewhere(player: Player, tournament: Tournament, user) -> bool:
     """A record of another club (not this tournament's, not one the user administers) stays as it is."""
     if not player.organization_id or player.organization_id == tournament.organization_id:
         return False
-    if user is None or not user.is_authenticated:
-        return True
-    return not (user.is_superuser or is_club_admin(user, player))
+    return user is None or not administers(user, player.organization)
 
 
 def _player_change(
@@ -120,11 +114,11 @@ def _registrations_of(player: Player, tournaments: list[Tournament]) -> list[Reg
 
 def player_find_or_create(
     *, first_name: str, last_name: str, club_name: str = "", birth_date: date | None = None,
-    birth_year: int | None = None, tournament: Tournament | None = None, user=None,
-    member: bool | None = None,
+    birth_year: int | None = None, tournament: Tournament, user, member: bool | None = None,
 ) -> Player:
     """A player typed again (same name and club, as `engine.text.person_key` compares names: "Müller"
-    is "MÜLLER" and "Mueller") is the same person: their record is reused.
+    is "MÜLLER" and "Mueller") is the same person: their record is reused, among the records of the
+    club that owns the evening only (`permissions.scopes.owner_players`).
 
     Birth data (and a membership given, `member`; None leaves it as it is) typed for a found record
     changes it only by the module's rule (`_player_change`)."""
@@ -132,13 +126,13 @@ def player_find_or_create(
     club = club_get_or_create(club_name)
     if birth_date and not birth_year:
         birth_year = birth_date.year
-    same = Player.objects.filter(name_key=person_key(first_name, last_name), club=club)
+    same = owner_players(tournament).filter(name_key=person_key(first_name, last_name), club=club)
     player = same.order_by("pk").first()
     if player is None:
         player = Player(
             first_name=first_name, last_name=last_name, club=club,
             birth_date=birth_date, birth_year=birth_year, member=member,
-            organization_id=tournament.organization_id if tournament is not None else None,
+            organization_id=tournament.organization_id,
         )
         player.full_clean()
         player.save()
@@ -146,18 +140,8 @@ def player_find_or_create(
     values = {"birth_date": birth_date or player.birth_date, "birth_year": birth_year or player.birth_year}
     if member is not None:
         values["member"] = member
-    if tournament is None:  # no tournament to decide for: never change a record found by name
-        unchanged = all(getattr(player, name) == value for name, value in values.items())
-        return player if unchanged else _new_player(player, values)
     player, _copied = _player_change(player, tournament=tournament, user=user, values=values)
     return player
-
-
-def _new_player(player: Player, values: dict[str, Any]) -> Player:
-    copy = Player(**{**{name: getattr(player, name) for name in PLAYER_FIELDS}, **values})
-    copy.full_clean()
-    copy.save()
-    return copy
 
 
 def registration_snapshot(reg: Registration) -> dict[str, Any]:
@@ -192,7 +176,16 @@ def player_register_known(
 ) -> Registration:
     """Register a player kept from an earlier tournament, by their record (not by name)."""
     Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _check_own_record(tournament, [player])
     return _register(tournament=tournament, user=user, player=player, check_in=check_in)
+
+
+def _check_own_record(tournament: Tournament, players: list[Player]) -> None:
+    """A record is registered by its id only when it is one of the owning club's: another club's
+    records are neither registered nor named."""
+    ids = {player.pk for player in players}
+    if owner_players(tournament).filter(pk__in=ids).count() != len(ids):
+        raise ValidationError(_("That player is not one of this club's."), code="not_club_record")
 
 
 @transaction.atomic
@@ -202,6 +195,8 @@ def players_register_known(
     """Register several kept players at once (a club's members) under one lock of the tournament, so
     their start numbers follow each other; one already registered is named, the others are added."""
     Tournament.objects.select_for_update().get(pk=tournament.pk)
+    players = list(players)
+    _check_own_record(tournament, players)
     added, refused = [], []
     for player in players:
         try:
@@ -323,6 +318,7 @@ def registration_check_in(*, registration: Registration, user, checked_in: bool 
 @transaction.atomic
 def registration_withdraw(*, registration: Registration, user) -> Registration:
     """Withdrawn players keep their results but are never seated again."""
+    require(user, registration.tournament, Capability.PLAYERS)
     last_played = (
         registration.tournament.rounds.exclude(status=Round.Status.DRAFT).aggregate(n=Max("number"))["n"] or 0
     )
@@ -338,6 +334,9 @@ def registration_withdraw(*, registration: Registration, user) -> Registration:
 
 @transaction.atomic
 def registration_readmit(*, registration: Registration, user) -> Registration:
+    """A withdrawn player plays again: the players capability, wherever it is offered (the players
+    page or the desk)."""
+    require(user, registration.tournament, Capability.PLAYERS)
     return _registration_set_status(
         registration, user=user, status=Registration.Status.CHECKED_IN, action=AuditAction.READMIT,
         allowed_from=[Registration.Status.WITHDRAWN],
@@ -362,7 +361,7 @@ def player_merge(*, tournament: Tournament, user, keep: Player, duplicate: Playe
         raise ValidationError(_("That player no longer exists."), code="player_gone")
     keep, duplicate = locked[keep.pk], locked[duplicate.pk]
     registrations = list(
-        duplicate.registrations.select_related("tournament").prefetch_related("tournament__organizers")
+        duplicate.registrations.select_related("tournament")
     )
     moving = [reg for reg in registrations if _may_change(user, reg.tournament)]
     if not moving:
@@ -386,7 +385,7 @@ def player_merge(*, tournament: Tournament, user, keep: Player, duplicate: Playe
     target, copied = _player_change(keep, tournament=tournament, user=user, values=missing)
     repointed = list(moving)
     if copied:  # the user's registrations of the kept record use the copy as well
-        kept = keep.registrations.select_related("tournament").prefetch_related("tournament__organizers")
+        kept = keep.registrations.select_related("tournament")
         repointed += [reg for reg in kept if _may_change(user, reg.tournament)]
     Registration.objects.filter(pk__in=[reg.pk for reg in repointed]).update(player=target)
     after = {"player": target.name, "player_id": target.pk, "registrations_moved": len(moving)}

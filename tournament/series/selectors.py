@@ -38,16 +38,14 @@ from engine.series import (
 from engine.standings import RoundResult, StandingsSettings, standing_places
 from tournament.models import Club, Player, Registration, Round, Series, SubmissionEntry, Tournament
 
-from ..organizations.selectors import managed_q
-from ..standings.selectors import standings_settings
+from ..permissions.scopes import managed_series
+from ..standings.selectors import standings_settings, unrevealed_from
 from .rules import age_limits, describe_rule, season_rule
 
 
 def series_of_user(user) -> QuerySet[Series]:
-    """The series a user may add evenings to."""
-    if user.is_superuser:
-        return Series.objects.all()
-    return Series.objects.filter(managed_q(user)).distinct()
+    """The series a user may add evenings to: those they organize."""
+    return managed_series(user)
 
 
 @dataclass(frozen=True)
@@ -190,11 +188,14 @@ def _evening_places(
 
 
 def evening_results(
-    evenings: list[Tournament],
+    evenings: list[Tournament], *, public_only: bool = False
 ) -> tuple[list[EveningResult], dict[int, int], list[Tournament]]:
     """Every player's place and total on each evening, from the confirmed results of its closed rounds
     (three queries for all evenings together), registration id → player id, and the evenings that have
-    points but are not finished (their standings are provisional, as their own documents say)."""
+    points but are not finished (their standings are provisional, as their own documents say).
+
+    `public_only`: an evening's silent final rounds not revealed yet count nowhere public, so they are
+    left out here as if not played (the evening then stands as running)."""
     by_pk = {evening.pk: evening for evening in evenings}
     # No query here needs an order (the engine's results do not depend on it): without one, none joins
     # the tournaments to sort by their date, and the 4,000 entries of a season are not sorted at all.
@@ -219,6 +220,12 @@ def evening_results(
         "score", "went_out",
     ):
         entries[row[0]].append(row)
+    if public_only:
+        for pk, evening in by_pk.items():
+            hidden_from = unrevealed_from(evening)
+            if hidden_from is not None:
+                rounds[pk] = [number for number in rounds[pk] if number < hidden_from]
+                entries[pk] = [row for row in entries[pk] if row[2] < hidden_from]
     results = []
     running = []
     for pk, evening in by_pk.items():
@@ -274,7 +281,9 @@ def series_standings(
     `also`: and this evening too (its organizers' preview)."""
     evenings = series_evenings(series, public_only=public_only, also=also)
     rule = season_rule(series)
-    results, _regs, running = evening_results(evenings) if evenings else ([], {}, [])
+    results, _regs, running = (
+        evening_results(evenings, public_only=public_only) if evenings else ([], {}, [])
+    )
     players = {
         player.pk: player
         for player in Player.objects.filter(pk__in={r.player_id for r in results}).select_related("club")

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from engine.series import rule_problems
 from tournament.models import Series, Tournament
+from tournament.permissions import organizes
 
 from ..audit.actions import AuditAction
 from ..audit.services import audit
@@ -60,7 +61,7 @@ def series_create(*, tournament: Tournament, user, name: str, **rule: Any) -> Se
 @transaction.atomic
 def series_update(*, series: Series, tournament: Tournament, user, changes: Mapping[str, Any]) -> Series:
     locked = Series.objects.select_for_update().get(pk=series.pk)
-    if not locked.is_organizer(user):
+    if not organizes(user, locked):
         raise ValidationError(
             _("Only the organizers of the series can change it."), code="not_series_organizer"
         )
@@ -80,7 +81,7 @@ def series_update(*, series: Series, tournament: Tournament, user, changes: Mapp
 @transaction.atomic
 def series_join(*, tournament: Tournament, user, series: Series) -> Tournament:
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    if not series.is_organizer(user):
+    if not organizes(user, series):
         raise ValidationError(_("Only the organizers of the series can add evenings to it."),
                               code="not_series_organizer")
     if locked.series_id == series.pk:

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from engine.text import name_key, person_key
 from tournament.models import Round, Signup, Tournament
+from tournament.permissions import organizes
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ def tournament_for_signup(user, tournament_pk: int) -> Tournament:
     """The tournament whose sign-up page is asked for: reachable while its sign-up or public page is on
     (the page then says whether one can sign up), and always for its organizers."""
     tournament = get_object_or_404(Tournament, pk=tournament_pk)
-    if not (tournament.signup_open or tournament.public or tournament.is_organizer(user)):
+    if not (tournament.signup_open or tournament.public or organizes(user, tournament)):
         raise Http404
     return tournament
 

@@ -22,6 +22,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from tournament.models import Signup, Tournament
+from tournament.permissions import Capability, require
 
 from ..audit.actions import AuditAction
 from ..audit.services import audit
@@ -127,15 +128,18 @@ def signup_withdraw(*, tournament: Tournament, token: str, confirmed: bool) -> S
     return signup
 
 
-def _locked_signup(signup: Signup) -> tuple[Tournament, Signup]:
+def _locked_signup(signup: Signup, user) -> tuple[Tournament, Signup]:
+    """The organizer's side of a sign-up (places, order, refusal) needs the players capability,
+    wherever it is offered: the sign-ups page or the desk."""
     tournament = _locked_tournament(signup.tournament)
+    require(user, tournament, Capability.PLAYERS)
     return tournament, Signup.objects.select_for_update().get(pk=signup.pk)
 
 
 @transaction.atomic
 def signup_approve(*, signup: Signup, user) -> Signup:
     """The organizer gives a waiting (or refused) person a place, even beyond the capacity."""
-    tournament, signup = _locked_signup(signup)
+    tournament, signup = _locked_signup(signup, user)
     if signup.status not in (Signup.Status.WAITING, Signup.Status.REFUSED):
         raise ValidationError(_("Only a waiting or refused sign-up can be approved."), code="not_waiting")
     before = signup_snapshot(signup)
@@ -151,7 +155,7 @@ def signup_approve(*, signup: Signup, user) -> Signup:
 @transaction.atomic
 def signup_refuse(*, signup: Signup, user) -> Signup:
     """The organizer refuses a sign-up; a place it held goes to the first waiting."""
-    tournament, signup = _locked_signup(signup)
+    tournament, signup = _locked_signup(signup, user)
     if signup.status not in (Signup.Status.WAITING, Signup.Status.CONFIRMED) or signup.registration_id:
         raise ValidationError(_("This sign-up cannot be refused any more."), code="not_refusable")
     before = signup_snapshot(signup)
@@ -168,7 +172,7 @@ def signup_refuse(*, signup: Signup, user) -> Signup:
 @transaction.atomic
 def signup_move(*, signup: Signup, user, up: bool) -> Signup:
     """Swap a waiting person with the one before (up) or after them on the waiting list."""
-    tournament, signup = _locked_signup(signup)
+    tournament, signup = _locked_signup(signup, user)
     if signup.status != Signup.Status.WAITING:
         raise ValidationError(_("Only people on the waiting list can be moved."), code="not_waiting")
     neighbours = tournament.signups.filter(status=Signup.Status.WAITING)
@@ -215,7 +219,7 @@ def signup_to_waiting(*, signup: Signup, user, position: int | None = None) -> S
     someone with a place (not yet checked in), a refused person, or a waiting person (moved there).
 
     A place given up this way stays free: nobody moves up by it (the page says so)."""
-    tournament, signup = _locked_signup(signup)
+    tournament, signup = _locked_signup(signup, user)
     if tournament.signup_capacity is None:
         raise ValidationError(
             _("Without a number of places there is no waiting list; set the places first."),

@@ -37,11 +37,20 @@ def standings_hidden(tournament: Tournament) -> bool:
     """Silent final rounds (docs/rules.md §9): the standings are kept from everybody but the organizers
     once round `standings_hidden_from` (or a later one) is published, until the organizer reveals them.
     No query unless the setting is on and not revealed; then one."""
-    if tournament.standings_hidden_from is None or tournament.standings_revealed:
+    hidden_from = unrevealed_from(tournament)
+    if hidden_from is None:
         return False
-    return tournament.rounds.filter(number__gte=tournament.standings_hidden_from).exclude(
+    return tournament.rounds.filter(number__gte=hidden_from).exclude(
         status=Round.Status.DRAFT
     ).exists()
+
+
+def unrevealed_from(tournament: Tournament) -> int | None:
+    """The first round of silent final rounds not revealed yet, else None: no public figure counts
+    that round or a later one (a closed round there has been published, so it is hidden)."""
+    if tournament.standings_hidden_from is None or tournament.standings_revealed:
+        return None
+    return tournament.standings_hidden_from
 
 
 def standings_settings(tournament: Tournament) -> StandingsSettings:

@@ -17,7 +17,7 @@ from tournament.permissions import Capability, require
 
 from ..audit.actions import AuditAction
 from ..audit.services import audit
-from ..organizations.selectors import default_organization
+from ..permissions.scopes import own_club
 
 logger = logging.getLogger(__name__)
 
@@ -38,7 +38,7 @@ def tournament_snapshot(tournament: Tournament) -> dict[str, Any]:
 @transaction.atomic
 def tournament_create(*, user, **fields: Any) -> Tournament:
     """A new tournament of the user, owned by their club when they administer exactly one."""
-    fields.setdefault("organization", default_organization(user))
+    fields.setdefault("organization", own_club(user))
     tournament = Tournament(**fields)
     tournament.full_clean()
     tournament.save()

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model, update_session_auth_hash
+from django.contrib.auth import update_session_auth_hash
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -82,14 +82,11 @@ class PeopleView(LoginRequiredMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context["people"] = people_lines(self.request.user)
+        context["people"] = selectors.people_of(self.request.user)
         context.setdefault("link", None)
         return context
 
 
-def people_lines(user) -> list[tuple[object, bool]]:
-    """Each person the user works with, and whether the user may make them a link."""
-    return [(person, not person.is_superuser or user.is_superuser) for person in selectors.people_of(user)]
 
 
 @method_decorator(never_cache, name="dispatch")
@@ -99,15 +96,13 @@ class ResetLinkView(LoginRequiredMixin, View):
     http_method_names = ["post"]
 
     def post(self, request, user_pk: int):
-        person = get_object_or_404(get_user_model(), pk=user_pk, is_active=True)
-        if not selectors.may_make_reset_link(request.user, person):
-            raise PermissionDenied
+        person = get_object_or_404(selectors.people_of(request.user), pk=user_pk)
         link = services.reset_link_create(user=request.user, person=person)
         url = absolute_url(reverse("account_reset", args=[link.uidb64, link.token]), request)
         link_shown = {"person": person, "url": url, "qr": qr_svg(url, scale=4),
                       "unreachable": unreachable_address(request)}
         response = render(request, PeopleView.template_name,
-                          {"people": people_lines(request.user), "link": link_shown})
+                          {"people": selectors.people_of(request.user), "link": link_shown})
         response["Referrer-Policy"] = "no-referrer"
         return response
 

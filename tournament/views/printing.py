@@ -24,7 +24,7 @@ from tournament.documents.start_cards import start_cards_pdf
 from tournament.documents.table_sheets import PAPER_SIZES, table_sheets_pdf
 from tournament.documents.typography import content_disposition, file_name, titled
 from tournament.models import Tournament
-from tournament.permissions import Capability, TournamentOrganizerMixin
+from tournament.permissions import Capability, TournamentOrganizerMixin, can
 from tournament.qr import unreachable_address
 from tournament.rounds.selectors import planned_rounds, seating_plan_summary
 from tournament.series.selectors import series_standings_of
@@ -55,7 +55,7 @@ def positive_int(value: str | None) -> int | None:
 class DocumentsView(TournamentOrganizerMixin, TemplateView):
     """Every printable document of the tournament with its options, and the logo upload."""
 
-    capability = Capability.PRINT
+    capability = Capability.VIEW
 
     template_name = "print/documents.html"
     extra_context = {"section": "print"}
@@ -92,7 +92,7 @@ class LogoView(ActionMixin, DocumentsView):
 
 
 class RoundDocumentMixin(TournamentOrganizerMixin, RoundMixin):
-    capability = Capability.PRINT
+    capability = Capability.VIEW
 
 
 class TableSheetsPdfView(RoundDocumentMixin, View):
@@ -103,7 +103,10 @@ class TableSheetsPdfView(RoundDocumentMixin, View):
         if paper not in PAPER_SIZES:
             return HttpResponseBadRequest(_("Unknown paper format."))
         round_ = self.round
-        pdf = table_sheets_pdf(round_, paper=paper, request=request)
+        pdf = table_sheets_pdf(
+            round_, paper=paper, request=request,
+            with_links=can(request.user, self.tournament, Capability.RESULTS),
+        )
         kind = _("Table sheets round %(n)s (%(paper)s)") % {"n": round_.number, "paper": paper.upper()}
         return pdf_response(request, pdf, file_name(self.tournament, kind))
 
@@ -121,7 +124,7 @@ class SeatingPdfView(RoundDocumentMixin, View):
 class StandingsPdfView(TournamentOrganizerMixin, View):
     """Standings over the closed rounds, or ?after=N up to round N."""
 
-    capability = Capability.PRINT
+    capability = Capability.VIEW
 
     def get(self, request, tournament_pk: int):
         try:
@@ -145,7 +148,7 @@ class CertificatesPdfView(TournamentOrganizerMixin, View):
     Before the tournament is finished every certificate is marked provisional (after round N).
     """
 
-    capability = Capability.PRINT
+    capability = Capability.VIEW
 
     def get(self, request, tournament_pk: int):
         try:
@@ -173,7 +176,7 @@ class CertificatesPdfView(TournamentOrganizerMixin, View):
 class StartCardsPdfView(TournamentOrganizerMixin, View):
     """A card per player with their table and seat in every round: needs the plan of all rounds."""
 
-    capability = Capability.PRINT
+    capability = Capability.VIEW
 
     def get(self, request, tournament_pk: int):
         if planned_rounds(self.tournament) is None:
@@ -205,7 +208,7 @@ class CashRecordPdfView(TournamentOrganizerMixin, View):
 
 
 class SeriesPdfMixin(TournamentOrganizerMixin):
-    capability = Capability.PRINT
+    capability = Capability.VIEW
 
     def series_data(self):
         return series_standings_of(self.tournament)
@@ -248,7 +251,7 @@ class SeriesCertificatesPdfView(SeriesPdfMixin, View):
 class CategoryCertificatesPdfView(TournamentOrganizerMixin, View):
     """The best of every category of this evening ("Beste Dame", "Bester Jugendlicher", …)."""
 
-    capability = Capability.PRINT
+    capability = Capability.VIEW
 
     def get(self, request, tournament_pk: int):
         from tournament.standings.selectors import tournament_rankings
@@ -265,7 +268,7 @@ class CategoryCertificatesPdfView(TournamentOrganizerMixin, View):
 class RankingsPdfView(TournamentOrganizerMixin, View):
     """The evening's club, team and category rankings."""
 
-    capability = Capability.PRINT
+    capability = Capability.VIEW
 
     def get(self, request, tournament_pk: int):
         from tournament.standings.selectors import tournament_rankings

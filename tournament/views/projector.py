@@ -20,6 +20,7 @@ from django.views import View
 from engine.numbers import NumberError, parse_int
 from tournament.clock.selectors import clock_state
 from tournament.live import selectors as live
+from tournament.permissions import organizes
 from tournament.prizes.selectors import has_prizes, prize_list
 from tournament.qr import absolute_url, qr_svg
 from tournament.rounds.selectors import expected_end
@@ -117,7 +118,7 @@ class ProjectorView(View):
         index = max(0, _int(request.GET.get("slide"), 0))
 
         hidden = standings_hidden(tournament)
-        if request.GET.get("show") == "reveal" and (not hidden or tournament.is_organizer(request.user)):
+        if request.GET.get("show") == "reveal" and (not hidden or organizes(request.user, tournament)):
             return self.reveal(request, tournament)
         if request.htmx and request.GET.get("hidden") == "1" and not hidden and tournament.standings_revealed:
             # The organizer has just revealed the standings: the hall's projector, polling while they

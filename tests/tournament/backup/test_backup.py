@@ -27,6 +27,7 @@ from tournament.models import (
     Table,
     Tournament,
 )
+from tournament.permissions import organizes
 from tournament.players.selectors import registrations
 from tournament.players.services import registration_withdraw
 from tournament.results.services import result_confirm, result_submit
@@ -154,7 +155,7 @@ def test_round_trip_into_an_empty_database_is_identical(played, organizer):
     assert restored.name == before["settings"]["name"]
     assert before["seating_plan"]["from_round"] == 3
     assert picture(restored) == before
-    assert restored.is_organizer(organizer)
+    assert organizes(organizer, restored)
     assert len(before["standings"]) == 12 and before["standings"][0][1] == 1
     assert AuditEntry.objects.filter(tournament=restored, action="tournament_restore").count() == 1
 
@@ -179,15 +180,20 @@ def test_import_beside_the_original_reuses_players_and_clubs(played, organizer):
 
     assert restored.pk != played.pk
     assert restored.name == played.name + " (restored)"
-    assert (Player.objects.count(), Club.objects.count()) == (players, clubs)
-    assert set(restored.registrations.values_list("player_id", flat=True)) == set(
+    # Another owner's restore never reuses the organizer's player records (clubs are names: reused).
+    assert (Player.objects.count(), Club.objects.count()) == (players + 12, clubs)
+    assert not set(restored.registrations.values_list("player_id", flat=True)) & set(
+        played.registrations.values_list("player_id", flat=True)
+    )
+    own = import_tournament(json.loads(dumps(data)), owner=organizer)
+    assert set(own.registrations.values_list("player_id", flat=True)) == set(
         played.registrations.values_list("player_id", flat=True)
     )
     assert picture(restored)["standings"] == picture(played)["standings"]
     original_tokens = set(Table.objects.filter(round__tournament=played).values_list("token", flat=True))
     new_tokens = set(Table.objects.filter(round__tournament=restored).values_list("token", flat=True))
     assert len(new_tokens) == 9 and not new_tokens & original_tokens
-    assert restored.is_organizer(other) and not played.is_organizer(other)
+    assert organizes(other, restored) and not organizes(other, played)
 
 
 def counts():
@@ -311,7 +317,7 @@ def test_restore_page_creates_a_tournament_for_the_uploader(client, played):
     restored = Tournament.objects.exclude(pk=played.pk).get()
     assert response.status_code == 302
     assert response["Location"] == reverse("organizer:audit", args=[restored.pk])
-    assert restored.is_organizer(uploader)
+    assert organizes(uploader, restored)
 
 
 @pytest.mark.parametrize("content", [b"", b"{}", b"not json", b'{"format": "uno-tournament-backup"}',

@@ -24,13 +24,13 @@ from tournament.backup.selectors import export_tournament
 from tournament.backup.services import import_tournament
 from tournament.cashdesk.selectors import desk
 from tournament.models import OrganizationLog, Player, Series, Tournament
-from tournament.organizations.selectors import default_organization, organizations_of
 from tournament.organizations.services import (
     organization_admin_add,
     organization_admin_remove,
     organization_create,
 )
-from tournament.permissions import club_admin_of
+from tournament.permissions import administers, organizes
+from tournament.permissions.scopes import administered_clubs, own_club
 from tournament.players.selectors import known_players, mergeable_players
 from tournament.players.services import player_register, registration_update
 from tournament.series.selectors import series_of_user
@@ -58,9 +58,10 @@ def clubs(db):
 
 def test_a_club_admin_manages_every_tournament_and_series_of_the_club(clubs):
     alex, bea = clubs["alex"], clubs["bea"]
-    assert clubs["tonight"].is_organizer(alex) and clubs["series"].is_organizer(alex)
-    assert club_admin_of(alex, clubs["tonight"]) and not club_admin_of(bea, clubs["tonight"])
-    assert not clubs["tonight"].is_organizer(bea) and not clubs["series"].is_organizer(bea)
+    assert organizes(alex, clubs["tonight"]) and organizes(alex, clubs["series"])
+    club = clubs["tonight"].organization
+    assert administers(alex, club) and not administers(bea, club)
+    assert not organizes(bea, clubs["tonight"]) and not organizes(bea, clubs["series"])
     assert managed_tournament_ids(alex) == {clubs["earlier"].pk, clubs["tonight"].pk}
     assert managed_tournament_ids(bea) == {clubs["b_evening"].pk}
     assert list(series_of_user(alex)) == [clubs["series"]]
@@ -86,31 +87,36 @@ def test_another_clubs_admin_sees_only_what_is_public(clubs):
 
 
 def test_known_players_desk_and_merge_candidates_stay_within_the_club(clubs):
-    alex, bea, hanna = clubs["alex"], clubs["bea"], clubs["hanna"]
-    assert known_players(clubs["tonight"], alex) == [hanna]  # alex organizes neither evening himself
-    assert known_players(clubs["b_evening"], bea) == []
-    assert [line.pk for line in desk(clubs["tonight"], alex, "Hanna").lines] == [hanna.pk]
-    assert desk(clubs["b_evening"], bea, "Hanna").lines == []
-    assert hanna in mergeable_players(clubs["tonight"], alex)
-    assert hanna not in mergeable_players(clubs["b_evening"], bea)
+    bea, hanna = clubs["bea"], clubs["hanna"]
+    assert list(known_players(clubs["tonight"])) == [hanna]  # the club's, whoever asks
+    assert list(known_players(clubs["b_evening"])) == []
+    assert [line.pk for line in desk(clubs["tonight"], "Hanna").lines] == [hanna.pk]
+    assert desk(clubs["b_evening"], "Hanna").lines == []
+    assert hanna in mergeable_players(clubs["tonight"])
+    assert hanna not in mergeable_players(clubs["b_evening"])
     client = Client()
     client.force_login(bea)
     page = client.get(reverse("organizer:desk", args=[clubs["b_evening"].pk]), {"q": "Hanna"})
     assert page.status_code == 200 and "Herz" not in page.content.decode()
 
 
-def test_a_record_shared_by_two_clubs_is_copied_on_write(clubs):
-    """B registers Hanna (same name, found by name) with another year of birth: A's record stays."""
+def test_a_name_typed_at_another_club_never_finds_this_clubs_record(clubs):
+    """B types Hanna Herz (A's record: same name, no club): B gets a record of its own, without A's year
+    of birth, and A's record stays as it is; B's players list shows nothing of A's."""
     bea, hanna = clubs["bea"], clubs["hanna"]
     reg = player_register(tournament=clubs["b_evening"], user=bea, first_name="Hanna", last_name="Herz")
-    assert reg.player_id == hanna.pk  # shared while nobody changes it
-    changed = registration_update(registration=reg, user=bea, first_name="Hanna", last_name="Herz",
-                                  birth_year=1981)
+    assert reg.player_id != hanna.pk
+    own = Player.objects.get(pk=reg.player_id)
+    assert (own.birth_year, own.organization) == (None, clubs["b"])
     hanna.refresh_from_db()
-    assert hanna.birth_year == 1980 and hanna.organization == clubs["a"]
-    assert changed.player_id != hanna.pk
-    copy = Player.objects.get(pk=changed.player_id)
-    assert (copy.birth_year, copy.organization) == (1981, clubs["b"])
+    assert (hanna.birth_year, hanna.organization) == (1980, clubs["a"])
+    client = Client()
+    client.force_login(bea)
+    page = client.get(reverse("organizer:players", args=[clubs["b_evening"].pk])).content.decode()
+    assert "Hanna" in page and "1980" not in page
+    b_later = TournamentFactory(organizers=[bea], organization=clubs["b"], name="B im Dezember")
+    again = player_register(tournament=b_later, user=bea, first_name="hanna", last_name="HERZ")
+    assert again.player_id == own.pk  # the club's own record is found again
 
 
 def test_a_record_of_the_own_club_changes_in_place_for_any_of_its_admins(clubs):
@@ -146,14 +152,14 @@ def test_new_tournaments_series_and_players_belong_to_the_club(clubs):
     loner = UserFactory(username="loner")
     assert tournament_create(user=loner, name="Solo", date=datetime.date(2026, 12, 21)).organization is None
     OrganizationFactory(name="Zweiter Verein", admins=[bea])
-    assert default_organization(bea) is None
+    assert own_club(bea) is None
 
 
 def test_admins_are_added_and_removed_with_a_log(clubs):
     anna, alex, bea, a = clubs["anna"], clubs["alex"], clubs["bea"], clubs["a"]
     organization_admin_add(organization=a, user=anna, username="BEA")
     assert set(a.admins.values_list("username", flat=True)) == {"anna", "alex", "bea"}
-    assert clubs["tonight"].is_organizer(bea)
+    assert organizes(bea, clubs["tonight"])
     with pytest.raises(ValidationError) as error:
         organization_admin_add(organization=a, user=anna, username="bea")
     assert error.value.code == "already_admin"
@@ -184,7 +190,7 @@ def test_organization_create_makes_its_creator_admin(db):
     user = UserFactory(username="gründerin")
     club = organization_create(user=user, name="  Neue   Kartenrunde ")
     assert club.name == "Neue Kartenrunde"
-    assert list(organizations_of(user)) == [club]
+    assert list(administered_clubs(user)) == [club]
     assert club.log.get().action == OrganizationLog.Action.CREATE
 
 
@@ -216,7 +222,7 @@ def test_a_new_club_from_the_clubs_page(clubs):
     assert response["Location"] == reverse("organizer:club", args=[club.pk])
     page = client.post(reverse("organizer:clubs"), {"name": "Kartenclub Nord"})
     assert page.status_code == 200 and page.context["form"].errors["name"]
-    assert list(organizations_of(clubs["alex"]).values_list("name", flat=True)) == [
+    assert list(administered_clubs(clubs["alex"]).values_list("name", flat=True)) == [
         "Dritter Verein", "UNO-Freunde Leonhard",
     ]
 
@@ -239,7 +245,7 @@ def test_an_admin_of_several_clubs_chooses_the_tournaments_club(clubs):
 
 def test_a_restored_tournament_belongs_to_the_restoring_admins_club(clubs):
     """The file's club means nothing on another server: the tournament and its new records are bea's
-    club's; records found again (Hanna of club A) stay A's and shared."""
+    club's; A's records are never looked at (Hanna of club A gets a record of B's too)."""
     anna, bea = clubs["anna"], clubs["bea"]
     tonight = clubs["tonight"]
     RegistrationFactory(tournament=tonight, player=clubs["hanna"])
@@ -250,6 +256,7 @@ def test_a_restored_tournament_belongs_to_the_restoring_admins_club(clubs):
     hier["birth_year"], hier["birth_date"] = 1999, None  # not found again: a new record
     restored = import_tournament(data, owner=bea)
     assert restored.organization == clubs["b"]
-    assert restored.is_organizer(bea) and not restored.is_organizer(anna)
+    assert organizes(bea, restored) and not organizes(anna, restored)
     owners = dict(restored.registrations.values_list("player__last_name", "player__organization"))
-    assert owners == {"Herz": clubs["a"].pk, "Hier": clubs["b"].pk}
+    assert owners == {"Herz": clubs["b"].pk, "Hier": clubs["b"].pk}
+    assert restored.registrations.get(player__last_name="Herz").player_id != clubs["hanna"].pk

@@ -3,10 +3,13 @@ organizers and gets a club whose admins they are; series and player records foll
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.utils import timezone
 
 from tests.factories import RegistrationFactory, TournamentFactory, UserFactory
 from tournament.management.commands.load_demo import DEMO_NAME
@@ -36,7 +39,10 @@ def test_upgrade_gives_every_tournament_a_club_of_its_organizers():
     call_command("load_demo", owner=demo_owner.username)
     other, helper = UserFactory(username="other"), UserFactory(username="helper")
     shared = Player.objects.filter(registrations__tournament__name=DEMO_NAME).first()
-    own = TournamentFactory(organizers=[other, helper], name="Anderer Abend")
+    # After the demo's evenings, whatever today is (they are dated from today).
+    own = TournamentFactory(
+        organizers=[other, helper], name="Anderer Abend", date=timezone.localdate() + dt.timedelta(days=1)
+    )
     RegistrationFactory(tournament=own, player=shared)  # the demo's player plays here later too
     orphan = TournamentFactory(organizers=[], name="Ohne Organisator")
     organizers = {t.pk: set(t.organizers.values_list("pk", flat=True)) for t in Tournament.objects.all()}

@@ -8,7 +8,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from tests.factories import MembershipFactory, SeriesFactory, TournamentFactory, UserFactory
+from tests.factories import MembershipFactory, SeriesFactory, TournamentFactory, UserFactory, colleague_of
 from tournament.audit.actions import AuditAction
 from tournament.models import AuditEntry, Membership, Role, Tournament
 from tournament.people.selectors import series_team
@@ -26,7 +26,7 @@ def season(organizer):
 
 def test_a_series_helper_added_and_removed_helps_at_every_evening_and_nowhere_else(organizer, season):
     series, first, second, elsewhere = season
-    door = UserFactory(username="Tuer")
+    door = colleague_of(organizer, username="Tuer")
     person_add(tournament=first, user=organizer, username="tuer", role=Role.HELPER, of_series=True)
     assert Membership.objects.get(user=door).series == series
     assert not Membership.objects.filter(user=door, tournament__isnull=False).exists()
@@ -44,7 +44,7 @@ def test_a_series_helper_added_and_removed_helps_at_every_evening_and_nowhere_el
 
 def test_a_series_organizer_is_one_of_series_organizers_and_a_new_role_replaces_the_old(organizer, season):
     series, first, *_ = season
-    lena = UserFactory(username="lena")
+    lena = colleague_of(organizer, username="lena")
     person_add(tournament=first, user=organizer, username="lena", role=Role.VIEWER, of_series=True)
     person_add(tournament=first, user=organizer, username="lena", role=Role.ORGANIZER, of_series=True)
     assert set(series.organizers.values_list("username", flat=True)) == {"orga", "lena"}
@@ -71,7 +71,7 @@ def test_an_organizer_of_the_evening_only_does_not_change_the_series_team(season
     _, first, *_ = season
     evening_only = UserFactory(username="abend")
     first.organizers.add(evening_only)
-    UserFactory(username="kasse")
+    colleague_of(evening_only, username="kasse")
     with pytest.raises(ValidationError) as refused:
         person_add(
             tournament=first, user=evening_only, username="kasse", role=Role.HELPER, of_series=True
@@ -85,7 +85,7 @@ def test_an_organizer_of_the_evening_only_does_not_change_the_series_team(season
 
 def test_not_in_a_series_is_refused(organizer, season):
     *_, elsewhere = season
-    UserFactory(username="kasse")
+    colleague_of(organizer, username="kasse")
     with pytest.raises(ValidationError) as refused:
         person_add(tournament=elsewhere, user=organizer, username="kasse", role=Role.HELPER, of_series=True)
     assert refused.value.code == "not_in_series"
@@ -96,7 +96,7 @@ def test_the_page_adds_and_removes_and_keeps_the_last_organizer(organizer_client
     for page in ("organizer:series", "organizer:people"):  # both lead to the series' team
         html = organizer_client.get(reverse(page, args=[first.pk])).content.decode()
         assert reverse("organizer:series_people", args=[first.pk]) in html
-    kasse = UserFactory(username="kasse")
+    kasse = colleague_of(organizer, username="kasse")
     response = organizer_client.post(
         reverse("organizer:series_person_add", args=[first.pk]), {"username": "Kasse", "role": "viewer"}
     )
@@ -121,15 +121,15 @@ def test_an_unknown_user_name_is_said_on_the_series_form(organizer_client, seaso
         reverse("organizer:series_person_add", args=[first.pk]), {"username": "nobody", "role": "helper"}
     )
     assert response.status_code == 400
-    assert "There is no account with the user name “nobody”." in response.content.decode()
+    assert "There is no account with the user name “nobody” in this club." in response.content.decode()
 
 
 def test_who_is_not_an_organizer_of_the_series_gets_403(client, organizer, season):
     series, first, *_ = season
-    evening_only = UserFactory(username="abend")
+    evening_only = colleague_of(organizer, username="abend")
     first.organizers.add(evening_only)
     series_helper = MembershipFactory(series=series, user__username="saisonhelfer").user
-    UserFactory(username="kasse")
+    colleague_of(organizer, username="kasse")
     urls = [
         reverse("organizer:series_people", args=[first.pk]),
         reverse("organizer:series_person_add", args=[first.pk]),

@@ -13,6 +13,7 @@ from tests.factories import (
     SeriesFactory,
     TournamentFactory,
     UserFactory,
+    colleague_of,
     play_round,
 )
 from tournament.audit.actions import AuditAction
@@ -39,7 +40,7 @@ def viewer(tournament):
 def test_the_role_map_says_what_each_role_may_do():
     assert CAPABILITIES[Role.ORGANIZER] == frozenset(Capability)
     assert CAPABILITIES[Role.HELPER] == {
-        Capability.VIEW, Capability.DESK, Capability.RESULTS, Capability.PRINT,
+        Capability.VIEW, Capability.DESK, Capability.RESULTS,
     }
     assert CAPABILITIES[Role.VIEWER] == {Capability.VIEW}
 
@@ -66,7 +67,7 @@ def test_a_series_helper_helps_at_every_evening_of_the_series(organizer):
 
 
 def test_person_add_and_remove_by_user_name_with_audit_entries_naming_who(tournament, organizer):
-    UserFactory(username="Lena")
+    colleague_of(organizer, username="Lena")
     person_add(tournament=tournament, user=organizer, username="lena", role=Role.HELPER)
     lena = Membership.objects.get(tournament=tournament).user
     assert lena.username == "Lena" and role_of(lena, tournament) == Role.HELPER
@@ -107,7 +108,7 @@ def test_the_last_organizer_cannot_be_removed(tournament, organizer):
 @pytest.mark.parametrize("who", ["helper", "viewer"])
 def test_a_helper_or_viewer_cannot_change_the_team(request, tournament, organizer, who):
     user = request.getfixturevalue(who)
-    UserFactory(username="friend")
+    colleague_of(organizer, username="friend")
     with pytest.raises(PermissionDenied):
         person_add(tournament=tournament, user=user, username="friend", role=Role.ORGANIZER)
     with pytest.raises(PermissionDenied):
@@ -156,7 +157,7 @@ def test_an_account_that_only_helps_cannot_restore(tournament, organizer, helper
 
 
 def test_series_team_take_adds_the_series_organizers(organizer):
-    colleague = UserFactory(username="colleague")
+    colleague = colleague_of(organizer, username="colleague")
     series = SeriesFactory(organizers=[organizer, colleague])
     tournament = TournamentFactory(organizers=[organizer], series=series)
     MembershipFactory(tournament=tournament, user=colleague, role=Role.VIEWER)

@@ -37,9 +37,9 @@ def log_in(client, username: str):
     return client.post(reverse("login"), {"username": username, "password": "secret-pass-123"})
 
 
-def test_a_helper_s_login_expires_at_six_an_organizer_s_does_not(client, tournament, monkeypatch):
-    evening = dt.datetime(2026, 12, 6, 21, 0, tzinfo=BERLIN)
-    monkeypatch.setattr(sessions, "now", lambda: evening)
+def test_a_helper_s_login_expires_at_six_an_organizer_s_does_not(client, tournament, time_machine):
+    # The whole clock (Django's sessions read it too), at an evening before the clock changes.
+    time_machine.move_to(dt.datetime(2026, 12, 6, 21, 0, tzinfo=BERLIN), tick=False)
     MembershipFactory(tournament=tournament, user__username="door", role=Role.HELPER)
     assert log_in(client, "door").status_code == 302
     assert client.session.get_expiry_date() == dt.datetime(2026, 12, 7, 6, 0, tzinfo=BERLIN)
@@ -68,8 +68,8 @@ def test_every_organizer_page_has_the_log_out_button(client, tournament):
         assert f'action="{reverse("logout")}"' in page and "(door)" in page, name
 
 
-def test_an_invitation_s_new_account_expires_with_the_evening(client, tournament, organizer, monkeypatch):
-    monkeypatch.setattr(sessions, "now", lambda: dt.datetime(2026, 12, 7, 1, 30, tzinfo=BERLIN))
+def test_an_invitation_s_new_account_expires_with_the_evening(client, tournament, organizer, time_machine):
+    time_machine.move_to(dt.datetime(2026, 12, 7, 1, 30, tzinfo=BERLIN), tick=False)
     _invitation, token = invitation_create(tournament=tournament, user=organizer, role=Role.HELPER)
     client.post(reverse("invitation", args=[token]), {
         "username": "late-helper", "first_name": "Lea", "password1": "Kassenbuch-2026!",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from tests.factories import MembershipFactory, UserFactory
+from tests.factories import MembershipFactory, colleague_of
 from tournament.models import Membership, Role
 from tournament.permissions import role_of
 
@@ -20,8 +20,8 @@ def test_the_page_lists_the_team_by_role(organizer_client, tournament):
     assert remove_orga not in page  # the last organizer stays
 
 
-def test_adding_by_user_name_and_removing(organizer_client, tournament):
-    kasse = UserFactory(username="kasse")
+def test_adding_by_user_name_and_removing(organizer_client, tournament, organizer):
+    kasse = colleague_of(organizer, username="kasse")
     response = organizer_client.post(
         reverse("organizer:person_add", args=[tournament.pk]), {"username": "Kasse", "role": "viewer"}
     )
@@ -37,7 +37,7 @@ def test_an_unknown_user_name_is_said_on_the_form(organizer_client, tournament):
         reverse("organizer:person_add", args=[tournament.pk]), {"username": "nobody", "role": "helper"}
     )
     assert response.status_code == 400
-    assert "There is no account with the user name “nobody”." in response.content.decode()
+    assert "There is no account with the user name “nobody” in this club." in response.content.decode()
 
 
 def test_removing_the_last_organizer_is_refused(organizer_client, tournament, organizer):

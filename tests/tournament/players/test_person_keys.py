@@ -68,6 +68,7 @@ def test_typed_add_reuses_the_record_of_the_same_person(organizer, stored, typed
 @pytest.mark.parametrize(("stored", "typed", "same"), SPELLINGS)
 def test_a_walk_in_is_the_known_record(organizer, tournament, stored, typed, same):
     known = PlayerFactory(first_name="Ben", last_name=stored, club=None)
+    RegistrationFactory(tournament=TournamentFactory(organizers=[organizer]), player=known)  # played before
     reg = walk_in(
         tournament=tournament, user=organizer, first_name="Ben", last_name=typed,
         amount_cents=None, method="cash",
@@ -140,7 +141,7 @@ def test_the_desk_finds_michal_for_michael_but_offers_both_records(organizer, to
     same_michael = RegistrationFactory(
         tournament=earlier, player=PlayerFactory(first_name="MICHAEL", last_name="MEIER")
     ).player
-    lines = desk(tournament, organizer, "michal meier").lines
+    lines = desk(tournament, "michal meier").lines
     assert sorted((line.kind, line.first_name) for line in lines) == [("in", "Michael"), ("known", "Michal")]
     known = {line.pk for line in lines if line.kind == "known"}
     assert michal.pk in known and same_michael.pk not in known

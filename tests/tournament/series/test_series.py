@@ -17,6 +17,7 @@ from tests.factories import (
 )
 from tournament.audit.actions import AuditAction
 from tournament.models import AuditEntry, Series
+from tournament.permissions import organizes
 from tournament.series.rules import describe_rule, season_rule
 from tournament.series.selectors import series_standings
 from tournament.series.services import series_create, series_join, series_leave, series_update
@@ -38,7 +39,7 @@ def test_create_join_leave_with_audit_entries():
     first, second = TournamentFactory(organizers=[user]), TournamentFactory(organizers=[user])
     series = series_create(tournament=first, user=user, name="  Jahreswertung  2026 ", best_of=5)
     first.refresh_from_db()
-    assert first.series == series and series.name == "Jahreswertung 2026" and series.is_organizer(user)
+    assert first.series == series and series.name == "Jahreswertung 2026" and organizes(user, series)
     series_join(tournament=second, user=user, series=series)
     assert list(series.tournaments.order_by("pk")) == [first, second]
     with pytest.raises(ValidationError) as refused:

@@ -4,6 +4,7 @@ import datetime
 import threading
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import connections
 from django.utils import timezone
@@ -26,6 +27,9 @@ pytestmark = pytest.mark.django_db
 
 
 def open_tournament(capacity=2, **extra):
+    """An evening with its sign-up open, organized by the `organizer` fixture's account where the test
+    has one (places and moves are the organizer's: the players capability)."""
+    extra.setdefault("organizers", list(get_user_model().objects.filter(username="orga")))
     return TournamentFactory(signup_open=True, signup_capacity=capacity, **extra)
 
 

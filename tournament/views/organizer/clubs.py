@@ -11,13 +11,14 @@ from django.views.generic import FormView, TemplateView, View
 
 from tournament.models import Organization, Tournament
 from tournament.organizations.forms import AdminAddForm, AdminRemoveForm, OrganizationCreateForm
-from tournament.organizations.selectors import organization_log, organizations_of
+from tournament.organizations.selectors import organization_log
 from tournament.organizations.services import (
     organization_admin_add,
     organization_admin_remove,
     organization_create,
 )
-from tournament.permissions import OrganizingAccountMixin
+from tournament.permissions import OrganizingAccountMixin, administers
+from tournament.permissions.scopes import administered_clubs
 
 from .base import error_text
 
@@ -30,7 +31,7 @@ class ClubListView(OrganizingAccountMixin, FormView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context["organizations"] = organizations_of(self.request.user).prefetch_related("admins")
+        context["organizations"] = administered_clubs(self.request.user).prefetch_related("admins")
         return context
 
     def form_valid(self, form):
@@ -48,7 +49,7 @@ class ClubMixin(LoginRequiredMixin):
     def dispatch(self, request, *args, **kwargs):
         if not request.user.is_authenticated:
             return self.handle_no_permission()
-        if not (request.user.is_superuser or self.organization.admins.filter(pk=request.user.pk).exists()):
+        if not administers(request.user, self.organization):
             raise PermissionDenied
         return super().dispatch(request, *args, **kwargs)
 

@@ -28,8 +28,9 @@ from tournament.cashdesk.services import (
     signup_check_in,
     walk_in,
 )
-from tournament.models import Player, Registration, Signup
+from tournament.models import Registration, Signup
 from tournament.permissions import Capability, TournamentOrganizerMixin
+from tournament.players.selectors import known_players
 from tournament.players.services import registration_check_in, registration_readmit
 from tournament.signup.services import signup_approve
 from tournament.templatetags.money import euros
@@ -54,7 +55,7 @@ class DeskView(OrganizerPage):
         query = self.query()
         context.update(
             query=query,
-            desk=desk(self.tournament, self.request.user, query),
+            desk=desk(self.tournament, query),
             fee=fee,
             walk_in_form=self.walk_in_form or WalkInForm(initial={"amount": fee}),
         )
@@ -182,7 +183,7 @@ class DeskKnownPlayerView(DeskAction):
     """A player of an earlier evening: registered from their record, checked in and (with an amount) paid."""
 
     def post(self, request, tournament_pk: int, player_pk: int):
-        player = get_object_or_404(Player, pk=player_pk)
+        player = get_object_or_404(known_players(self.tournament), pk=player_pk)
         payment = self.payment()
         if payment is not None:
             try:

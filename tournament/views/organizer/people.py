@@ -26,7 +26,7 @@ from tournament.people.services import (
     person_remove,
     series_team_take,
 )
-from tournament.permissions import Capability
+from tournament.permissions import Capability, organizes
 from tournament.qr import absolute_url, qr_svg, unreachable_address
 
 from .base import OrganizerAction, OrganizerPage, error_text
@@ -49,7 +49,7 @@ class PeopleView(OrganizerPage):
             invitations=open_invitations(self.tournament),
             organizer_count=self.tournament.organizers.count(),
             roles=Role,
-            series_organizer=series is not None and series.is_organizer(self.request.user),
+            series_organizer=series is not None and organizes(self.request.user, series),
         )
         return context
 
@@ -64,7 +64,7 @@ class SeriesTeamMixin:
         series = self.tournament.series
         if series is None:
             raise Http404("not part of a series")
-        if not series.is_organizer(self.request.user):
+        if not organizes(self.request.user, series):
             raise PermissionDenied
         return series
 

@@ -43,10 +43,10 @@ from tournament.uploads import UploadLimitMixin
 from .base import ActionMixin, OrganizerFormPage, OrganizerPage, error_text
 
 
-def known_player_groups(tournament, user) -> list[tuple[str, list[Player]]]:
+def known_player_groups(tournament) -> list[tuple[str, list[Player]]]:
     """Players of earlier tournaments, grouped by club, for adding with one click."""
     groups: dict[str, list[Player]] = {}
-    for player in known_players(tournament, user):
+    for player in known_players(tournament):
         groups.setdefault(player.club_name, []).append(player)
     return sorted(groups.items(), key=lambda item: (item[0] == "", item[0].casefold()))
 
@@ -68,8 +68,8 @@ class PlayersView(OrganizerPage):
         context.update(
             registrations=registrations(self.tournament),
             form=self.form or PlayerAddForm(),
-            known_groups=known_player_groups(self.tournament, self.request.user),
-            clubs=club_names(),
+            known_groups=known_player_groups(self.tournament),
+            clubs=club_names(self.tournament),
             counts=registration_counts(self.tournament),
         )
         return context
@@ -109,7 +109,7 @@ class PlayerAddView(PlayersView):
         return self.section_response(PlayerAddForm(initial={"check_in": form.cleaned_data["check_in"]}))
 
     def add_known(self):
-        form = KnownPlayersForm(self.request.POST, known=known_players(self.tournament, self.request.user))
+        form = KnownPlayersForm(self.request.POST, known=list(known_players(self.tournament)))
         if not form.is_valid():
             for error in form.errors.values():
                 messages.error(self.request, " ".join(error))
@@ -151,7 +151,7 @@ class PlayerEditView(OrganizerFormPage):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         context["registration"] = context["form"].registration
-        context["clubs"] = club_names()
+        context["clubs"] = club_names(self.tournament)
         return context
 
     def form_valid(self, form):
@@ -282,7 +282,7 @@ class PlayerMergeView(OrganizerFormPage):
     section = "players"
 
     def get_form(self, form_class=None):
-        players = mergeable_players(self.tournament, self.request.user)
+        players = mergeable_players(self.tournament)
         return PlayerMergeForm(self.request.POST or None, players=players)
 
     def form_valid(self, form):

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
 
 from tournament.models import Series
-from tournament.permissions import Capability
+from tournament.permissions import Capability, organizes
 from tournament.series.exports import all_lines, csv_lines, title
 from tournament.series.forms import SeriesForm, SeriesJoinForm
 from tournament.series.selectors import series_of, series_of_user, series_standings
@@ -52,7 +52,7 @@ class SeriesView(SeriesPageMixin, OrganizerPage):
         # 50 lines a page keep a season of 200 players quick to render; exports and PDF have all.
         RequestConfig(self.request, paginate={"per_page": SEASON_PAGE_SIZE}).configure(table)
         context.update(
-            data=data, table=table, may_change=series.is_organizer(user), category_lines=CATEGORY_LINES,
+            data=data, table=table, may_change=organizes(user, series), category_lines=CATEGORY_LINES,
             rule_form=kwargs.get("rule_form") or SeriesForm(instance=series),
         )
         return context

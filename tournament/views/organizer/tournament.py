@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 from django.views.generic import FormView
 
 from tournament.organizations.forms import OrganizationChoiceForm
-from tournament.organizations.selectors import default_organization, organizations_of
 from tournament.permissions import Capability, OrganizingAccountMixin
+from tournament.permissions.scopes import administered_clubs, own_club
 from tournament.rounds.selectors import evening, expected_end, table_counts
 from tournament.series.forms import SeriesChoiceForm
 from tournament.series.selectors import series_of_user
@@ -35,12 +35,12 @@ class TournamentCreateView(OrganizingAccountMixin, FormView):
 
     def organization_form(self) -> OrganizationChoiceForm | None:
         """Only for an admin of several clubs; with one, the tournament is that club's by itself."""
-        clubs = organizations_of(self.request.user)
+        clubs = administered_clubs(self.request.user)
         if clubs.count() < 2:
             return None
         return OrganizationChoiceForm(
             self.request.POST or None, queryset=clubs, prefix="club",
-            initial={"organization": default_organization(self.request.user)},
+            initial={"organization": own_club(self.request.user)},
         )
 
     def get_context_data(self, **kwargs):
