@@ -237,7 +237,8 @@ class World:
         return [self.waiting_table, self.open_table, closed]
 
 
-def build_world(*, organizer, tournament: Tournament, players) -> World:
+def build_world(*, organizer, tournament: Tournament, players, prefix: str = "") -> World:
+    """`prefix` names the world's accounts apart, so two clubs' worlds share one database."""
     club, _ = Organization.objects.get_or_create(name=f"UNO-Freunde {organizer.get_username()}")
     club.admins.add(organizer)
     tournament.organization = club
@@ -260,10 +261,10 @@ def build_world(*, organizer, tournament: Tournament, players) -> World:
     guest = players[-1].player
     guest.member = False
     guest.save(update_fields=["member"])
-    person = UserFactory(username="forgetful", first_name="Vera", last_name="Vergesslich")
+    person = UserFactory(username=f"{prefix}forgetful", first_name="Vera", last_name="Vergesslich")
     tournament.organizers.add(person)
     # The evening's team besides its organizer (#45): a helper at the door, a viewer, an open invitation.
-    helper, viewer = UserFactory(username="helper"), UserFactory(username="viewer")
+    helper, viewer = UserFactory(username=f"{prefix}helper"), UserFactory(username=f"{prefix}viewer")
     Membership.objects.create(tournament=tournament, user=helper, role=Role.HELPER)
     Membership.objects.create(tournament=tournament, user=viewer, role=Role.VIEWER)
     invitation, token = invitation_create(tournament=tournament, user=organizer, role=Role.HELPER)

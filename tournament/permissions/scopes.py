@@ -112,6 +112,14 @@ def owner_clubs(tournament: Tournament) -> QuerySet[Club]:
     return Club.objects.filter(pk__in=owner_players(tournament).values("club_id"))
 
 
+def team_members(team: Tournament | Series) -> QuerySet:
+    """Everybody holding a role given by this tournament or series itself (not by its series, not as
+    superuser or club admin): whom its team pages may name and remove."""
+    field = "series" if isinstance(team, Series) else "tournament"
+    member_ids = Membership.objects.filter(**{field: team}).values("user_id")
+    return get_user_model().objects.filter(Q(pk__in=team.organizers.values("pk")) | Q(pk__in=member_ids))
+
+
 def addable_by_name(owner: Tournament | Series, user) -> QuerySet:
     """The accounts `user` may add to this evening's or series' team by user name, without an
     invitation: accounts of the owning club (its admins and whoever holds a role in one of its evenings

@@ -9,7 +9,6 @@ series."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
@@ -27,6 +26,7 @@ from tournament.people.services import (
     series_team_take,
 )
 from tournament.permissions import Capability, organizes
+from tournament.permissions.scopes import team_members
 from tournament.qr import absolute_url, qr_svg, unreachable_address
 
 from .base import OrganizerAction, OrganizerPage, error_text
@@ -129,7 +129,8 @@ class PersonAddView(PeopleAction):
 class PersonRemoveView(PeopleAction):
     def post(self, request, tournament_pk: int, user_pk: int):
         team = self.team()
-        person = get_object_or_404(get_user_model(), pk=user_pk)
+        whose = self.tournament.series if team.get("of_series") else self.tournament
+        person = get_object_or_404(team_members(whose), pk=user_pk)
         try:
             person_remove(tournament=self.tournament, user=request.user, person=person, **team)
         except ValidationError as error:
