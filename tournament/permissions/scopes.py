@@ -28,40 +28,34 @@ def _team_q(user) -> Q:
     return managed_q(user) | Q(memberships__user=user) | Q(series__memberships__user=user)
 
 
+def _scoped(model, user, where: Q) -> QuerySet:
+    """Every row for a superuser, none for a visitor, else the rows `where` selects, each once (a row
+    reached through several relations is not repeated)."""
+    if is_superuser(user):
+        return model.objects.all()
+    if not getattr(user, "is_authenticated", False):
+        return model.objects.none()
+    return model.objects.filter(pk__in=model.objects.filter(where).values("pk"))
+
+
 def managed_tournaments(user) -> QuerySet[Tournament]:
     """The tournaments the user organizes (their own and their clubs')."""
-    if is_superuser(user):
-        return Tournament.objects.all()
-    if not getattr(user, "is_authenticated", False):
-        return Tournament.objects.none()
-    return Tournament.objects.filter(pk__in=Tournament.objects.filter(managed_q(user)).values("pk"))
+    return _scoped(Tournament, user, managed_q(user))
 
 
 def team_tournaments(user) -> QuerySet[Tournament]:
     """The tournaments the user has any role in: organizer, or helper or viewer of it or its series."""
-    if is_superuser(user):
-        return Tournament.objects.all()
-    if not getattr(user, "is_authenticated", False):
-        return Tournament.objects.none()
-    return Tournament.objects.filter(pk__in=Tournament.objects.filter(_team_q(user)).values("pk"))
+    return _scoped(Tournament, user, _team_q(user))
 
 
 def managed_series(user) -> QuerySet[Series]:
     """The series the user organizes (their own and their clubs'): the ones an evening may join."""
-    if is_superuser(user):
-        return Series.objects.all()
-    if not getattr(user, "is_authenticated", False):
-        return Series.objects.none()
-    return Series.objects.filter(pk__in=Series.objects.filter(managed_q(user)).values("pk"))
+    return _scoped(Series, user, managed_q(user))
 
 
 def administered_clubs(user) -> QuerySet[Organization]:
     """The clubs (Verein) a user administers (a superuser: all of them)."""
-    if is_superuser(user):
-        return Organization.objects.all()
-    if not getattr(user, "is_authenticated", False):
-        return Organization.objects.none()
-    return Organization.objects.filter(admins=user)
+    return _scoped(Organization, user, Q(admins=user))
 
 
 def own_club(user) -> Organization | None:
