@@ -4,9 +4,11 @@ The defaults make `make run` ready for the hall: SQLite tuned for many writers, 
 generated once and kept outside git, DEBUG off, every host allowed on the local network.
 """
 
+import hashlib
 import json
 import os
 import secrets
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -146,8 +148,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
     # Tests use a file as well: an in-memory database shared between threads runs in SQLite's shared
     # cache, whose table locks fail at once ("database table is locked") instead of waiting for the
-    # busy timeout, so the concurrent-submission tests would not test what the hall runs.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
+    # busy timeout, so the concurrent-submission tests would not test what the hall runs. The file lies
+    # in the temporary folder, one per checkout: tests write nothing into the checkout.
+    checkout = hashlib.sha256(str(BASE_DIR).encode()).hexdigest()[:12]
+    DATABASES["default"]["TEST"] = {"NAME": str(Path(tempfile.gettempdir()) / f"uno-test-{checkout}.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

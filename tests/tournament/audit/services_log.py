@@ -8,7 +8,7 @@ import json
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from tests.factories import TournamentFactory, UserFactory
+from tests.factories import TournamentFactory, UserFactory, colleague_of
 from tests.tournament.conftest import report_data
 from tournament.accounts.services import password_change, password_reset, reset_link_create
 from tournament.backup.format import dumps
@@ -211,7 +211,7 @@ def drive_every_service(organizer) -> Tournament:
 
     # The evening's team: a helper added and removed, an invitation withdrawn, another accepted, the
     # series' organizers taken over.
-    door = UserFactory(username="tuer")
+    door = colleague_of(organizer, username="tuer")
     person_add(tournament=tournament, user=organizer, username="tuer", role=Role.HELPER)
     person_remove(tournament=tournament, user=organizer, person=door)
     withdrawn, _token = invitation_create(tournament=tournament, user=organizer, role=Role.VIEWER)
