@@ -198,7 +198,10 @@
     // A page-level error (a refused report, one naming no single player): move the focus there, so
     // it is read out and seen at once, wherever the captain had scrolled to.
     var alert = page.querySelector("[data-page-alert]");
-    if (alert) { alert.focus(); }
+    if (alert) {
+      alert.scrollIntoView({ block: "start" });
+      alert.focus({ preventScroll: true });
+    }
   }
 
   document.addEventListener("DOMContentLoaded", init);
