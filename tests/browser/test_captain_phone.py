@@ -209,7 +209,7 @@ def test_a_warning_is_brought_into_view_as_not_saved(live_server, browser, phone
     expect(banner).to_contain_text("Noch nicht gespeichert")
     expect(banner).to_contain_text("Dora Dorn")
     box = banner.bounding_box()
-    assert box is not None and 0 <= box["y"] and box["y"] + 40 <= 740, box
+    assert box is not None and box["y"] >= 0 and box["y"] + 40 <= 740, box
     expect(page.locator("input[name=confirm_warnings]")).to_be_visible()
     assert not Submission.objects.filter(table=phone_table).exists()
     if SHOTS is not None:
