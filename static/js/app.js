@@ -19,6 +19,13 @@
     }
   });
 
+  // An answer that says `HX-Trigger: {"open-pdf": {"url": …}}` (the turnaround's "print table sheets"):
+  // the PDF opens in a new tab, ready to print, like every PDF link of the app.
+  document.addEventListener("open-pdf", function (event) {
+    var url = event.detail && event.detail.url;
+    if (url) { window.open(url, "_blank", "noopener"); }
+  });
+
   // <input class="link-url" readonly>: a click selects the whole link for copying.
   document.addEventListener("click", function (event) {
     var field = event.target;

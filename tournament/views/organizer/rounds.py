@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import HttpResponseBadRequest
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -242,11 +245,16 @@ class RoundPublishView(RoundStatusAction):
         response = super().run_step()
         self.round.refresh_from_db(fields=["status"])
         if self.step["then"] == "print" and self.round.accepts_desk_results:
-            messages.info(
-                self.request,
-                _("The table sheets are being saved; “Table sheets (A4)” below the tables opens them again."),
-            )
-            return redirect(f"{self.round_url()}?{urlencode({'sheets': 'a4'})}")
+            page = f"{self.round_url()}?{urlencode({'sheets': 'a4'})}"
+            if self.request.htmx:
+                # The click's own answer opens the sheets in a new tab, ready to print like every other
+                # PDF (static/js/app.js on `open-pdf`); the tab itself goes on to the open round.
+                sheets = reverse("print:table_sheets", args=[self.tournament.pk, self.round.number])
+                answer = HttpResponse(status=204)
+                answer["HX-Trigger"] = json.dumps({"open-pdf": {"url": sheets}})
+                answer["HX-Redirect"] = page
+                return answer
+            return redirect(page)
         return response
 
 
