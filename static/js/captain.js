@@ -87,7 +87,9 @@
     player.querySelectorAll(".pick.rank").forEach(function (button) {
       button.addEventListener("click", function () {
         var rank = button.dataset.rank;
-        var token = (black[rank] ? "" : chosenLetter) + rank;  // "Ge9" on a German page, "Y9" in English
+        // Written as the page's language writes it (engine.notation, sent by the server as data-short):
+        // "GeStop" on a German page, "YS" in English.
+        var token = (black[rank] ? "" : chosenLetter) + (button.dataset.short || rank);
         var current = input.value.trim();
         setCards(player, current ? current + " " + token : token);
         chosenColour = null;

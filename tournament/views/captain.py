@@ -21,7 +21,7 @@ from django.views import View
 from django.views.decorators.cache import never_cache
 
 from engine.cards import Card, get_deck
-from engine.notation import NotationError, colour_letters, format_card, format_hand, hand_value, read_cards
+from engine.notation import NotationError, format_card, format_hand, hand_value, notation, read_cards
 from tournament import ratelimit
 from tournament.clock.selectors import may_report_stopped_by_time
 from tournament.models import Round, Seat, Submission, Table, TableConfirmation
@@ -341,15 +341,19 @@ def deck_data(key: str) -> dict:
     """The deck for the card picker (codes and colours only; the server reads and totals hands).
 
     Number cards and the other cards get a grid each (`number`): ten narrow keys in one, the action
-    cards with their longer names ("Aussetzen") in a grid of wider keys. Each colour's `letter` is the
-    colour as the page's language writes it (German "Ge9" for yellow 9): what a key types into the
-    field is what the chips and the stored report show on that page."""
+    cards with their longer names ("Aussetzen") in a grid of wider keys. Each colour's `letter` and each
+    rank's `short` are as the page's language writes them (engine.notation: German "Ge9", "GrStop",
+    "J"): what a key types into the field is what the chips and the stored report show on that page."""
     deck = get_deck(key)
-    letters = colour_letters(get_language())
+    written = notation(get_language())
     return {
-        "colours": [{"code": colour, "letter": letters.get(colour, colour)} for colour in deck.colours],
+        "colours": [
+            {"code": colour, "letter": written.colours.get(colour, colour)} for colour in deck.colours
+        ],
         "ranks": [
-            {"code": spec.code, "black": spec.is_black, "number": spec.code.isdigit()} for spec in deck.ranks
+            {"code": spec.code, "short": written.ranks.get(spec.code, spec.code), "black": spec.is_black,
+             "number": spec.code.isdigit()}
+            for spec in deck.ranks
         ],
     }
 
@@ -363,7 +367,7 @@ class Chip:
 
     @property
     def text(self) -> str:
-        return format_card(self.card, colour_letters(get_language()))
+        return format_card(self.card, notation(get_language()))
 
     @property
     def css(self) -> str:
@@ -388,7 +392,7 @@ class CaptainHandView(View):
             return _private(HttpResponse(status=404))
         deck = get_deck(table.round.tournament.deck)
         text = request.GET.get("cards", "")[:MAX_CARDS_LENGTH]
-        letters = colour_letters(get_language())  # tapping a chip leaves the rest in the page's language
+        letters = notation(get_language())  # tapping a chip leaves the rest in the page's language
         context: dict = {"typed": bool(text.strip())}
         try:
             cards = read_cards(text, deck)
