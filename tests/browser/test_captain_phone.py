@@ -155,15 +155,15 @@ def test_a_german_phone_types_and_shows_german_colours(live_server, browser, pho
     player(page, "Anna Alt").get_by_label("ist raus").check()
     tap_cards(page, "Ben Berg", "Y", "9", "G", "Rev", "R", "7")
     cards = player(page, "Ben Berg").locator(".cards-input")
-    expect(cards).to_have_value("Ge9 GrRev R7")
-    expect(player(page, "Ben Berg").locator(".chip")).to_have_text(["Ge9", "GrRev", "R7"])
+    expect(cards).to_have_value("Ge9 GrRet R7")
+    expect(player(page, "Ben Berg").locator(".chip")).to_have_text(["Ge9", "GrRet", "R7"])
     player(page, "Ben Berg").locator(".chip").nth(2).click()  # remove the red 7 again
-    expect(cards).to_have_value("Ge9 GrRev")
+    expect(cards).to_have_value("Ge9 GrRet")
     expect(player(page, "Ben Berg").locator(".total")).to_have_text("29 Punkte · 2 Karten")
     for name in ("Cem Cakir", "Dora Dorn"):
         tap_cards(page, name, "B", "1")
     page.get_by_role("button", name="Ergebnis senden").click()
-    expect(page.locator(".result.is-reported")).to_contain_text("Ge9 GrRev")
+    expect(page.locator(".result.is-reported")).to_contain_text("Ge9 GrRet")
     assert Submission.objects.get().entries.get(cards__startswith="Y").cards == "Y9 GRev"  # stored canonical
 
 
