@@ -233,7 +233,8 @@ class RoundStatusAction(RoundMixin, OrganizerAction):
 
 class RoundPublishView(RoundStatusAction):
     """`start=1` publishes and opens the round for results in one step (`round_start`); `then=print`
-    brings the round page back saving the table sheets. Together: the turnaround's second click."""
+    opens the table sheets in a new tab, inline like every PDF (sent with htmx; without a script the
+    round page offers them as a link). Together: the turnaround's second click."""
 
     service = staticmethod(round_publish)
     done = gettext_lazy("Round %(n)s published: the seating can be printed and shown.")
