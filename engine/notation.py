@@ -26,8 +26,8 @@ RANK_ALIASES: dict[str, str] = {
     "+2": "+2", "d2": "+2", "draw2": "+2", "drawtwo": "+2", "zieh2": "+2", "ziehzwei": "+2",
     "zweiziehen": "+2",
     "s": "S", "skip": "S", "aussetzen": "S", "stopp": "S", "stop": "S",
-    "rev": "Rev", "reverse": "Rev", "retour": "Rev", "richtungswechsel": "Rev",
-    "w": "W", "wild": "W", "farbwahl": "W", "farbenwahl": "W", "farbwechsel": "W", "joker": "W",
+    "rev": "Rev", "reverse": "Rev", "retour": "Rev", "ret": "Rev", "richtungswechsel": "Rev",
+    "w": "W", "wild": "W", "farbwahl": "W", "farbenwahl": "W", "farbwechsel": "W", "joker": "W", "j": "W",
     "farbwunsch": "W",
     "+4": "+4", "w+4": "+4", "wild4": "+4", "wild+4": "+4", "wilddraw4": "+4", "wilddrawfour": "+4",
     "zieh4": "+4", "ziehvier": "+4", "vierziehen": "+4", "d4": "+4", "draw4": "+4", "drawfour": "+4",
@@ -189,37 +189,65 @@ def sort_hand(cards: list[Card] | tuple[Card, ...], deck: Deck = CLASSIC) -> Han
     return tuple(sorted(cards, key=deck.sort_key))
 
 
-# Colour letters as a player reads them (docs/rules.md §6): in German "G" reads "gelb", so yellow is
-# "Ge" and green "Gr"; parse_hand reads both spellings back. Languages without an entry use the codes.
-COLOUR_LETTERS: dict[str, dict[str, str]] = {
-    "de": {"R": "R", "Y": "Ge", "G": "Gr", "B": "B"},
+@dataclass(frozen=True)
+class Notation:
+    """How one language writes cards (docs/rules.md §6): a colour's letters and a rank's short name,
+    by code; a code without an entry is written as the code. `parse_hand` reads every language's
+    notation back, so a hand typed on a German page and shown on an English one is the same hand."""
+
+    colours: dict[str, str]
+    ranks: dict[str, str]
+
+    def card(self, card: Card) -> str:
+        colour = self.colours.get(card.colour, card.colour) if card.colour else ""
+        return f"{colour}{self.ranks.get(card.rank, card.rank)}"
+
+
+# The one notation table per language: the captain's picker, the chips, the stored report as shown,
+# the desk, the log and the documents all write cards from here. In German "G" reads "gelb", so yellow
+# is "Ge" and green "Gr"; Skip is "Stop", Reverse "Ret" (Retour), Wild "J" (Joker).
+CODES = Notation(colours={}, ranks={})
+NOTATIONS: dict[str, Notation] = {
+    "en": CODES,
+    "de": Notation(colours={"Y": "Ge", "G": "Gr"}, ranks={"S": "Stop", "Rev": "Ret", "W": "J"}),
 }
+# The example every notation hint shows, written in the page's language ("R7 GRev W" / "R7 GrRet J").
+EXAMPLE_HAND: Hand = (Card("7", "R"), Card("Rev", "G"), Card("W"))
+
+
+def notation(language: str | None) -> Notation:
+    """The notation of a language code ("de", "de-at", "en"); other languages write the codes."""
+    return NOTATIONS.get((language or "").split("-")[0].lower(), CODES)
 
 
 def colour_letters(language: str | None) -> dict[str, str]:
-    """The colour letters of a language code ("de", "de-at", "en"); empty: the codes themselves."""
-    return COLOUR_LETTERS.get((language or "").split("-")[0].lower(), {})
+    """A language's colour letters by colour code (empty: the codes themselves)."""
+    return notation(language).colours
 
 
-def format_card(card: Card, letters: dict[str, str] | None = None) -> str:
-    """Short form of one card: colour letter glued to the rank code (``GRev``, ``Y+2``, ``W``);
-    with ``letters`` (colour_letters(language)) the colour as that language writes it (``GeRev``)."""
-    colour = (letters or {}).get(card.colour, card.colour) if card.colour else ""
-    return f"{colour}{card.rank}"
+def format_card(card: Card, written: Notation | None = None) -> str:
+    """Short form of one card: colour letter glued to the rank (``GRev``, ``Y+2``, ``W``); with
+    ``written`` (notation(language)) as that language writes it (``GrRet``, ``J``)."""
+    return (written or CODES).card(card)
 
 
-def format_hand(hand: Hand, letters: dict[str, str] | None = None) -> str:
+def format_hand(hand: Hand, written: Notation | None = None) -> str:
     """Canonical short form, e.g. ``R7 GRev W +4 7``; parse_hand reads it back unchanged."""
-    return " ".join(format_card(card, letters) for card in hand)
+    return " ".join(format_card(card, written) for card in hand)
+
+
+def notation_example(language: str | None) -> str:
+    """The example hand of every notation hint, in the language's notation."""
+    return format_hand(EXAMPLE_HAND, notation(language))
 
 
 def localise_hand(text: str, language: str | None, deck: Deck = CLASSIC) -> str:
     """A stored (canonical) hand as the page's language writes it; text it cannot read stays as is."""
-    letters = colour_letters(language)
-    if not letters or not text:
+    written = notation(language)
+    if written == CODES or not text:
         return text
     try:
-        return format_hand(tuple(read_cards(text, deck)), letters)
+        return format_hand(tuple(read_cards(text, deck)), written)
     except NotationError:
         return text
 

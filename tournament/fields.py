@@ -228,3 +228,25 @@ class RecordsChoiceField(forms.ModelMultipleChoiceField):
                     self.error_messages["invalid_choice"], code="invalid_choice", params={"value": pk}
                 )
         return super()._check_values(value)
+
+
+class YesField(forms.TypedChoiceField):
+    """A flag a button or a hidden input sends: only a real yes ("1", "on", "true", "yes") is yes, nothing
+    or a real no is no, anything else is refused. A BooleanField reads every non-empty value but
+    "false" as yes, so " ", "0" or "nein" would act."""
+
+    YES = ("1", "on", "true", "yes")
+    NO = ("0", "off", "false", "no")
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        super().__init__(
+            choices=[("", ""), *((value, value) for value in (*self.YES, *self.NO))],
+            coerce=lambda value: value in self.YES, empty_value=False, **kwargs,
+        )
+
+    def to_python(self, value: Any) -> str:
+        return super().to_python(value).lower()
+
+    def valid_value(self, value: Any) -> bool:
+        return value in ("", *self.YES, *self.NO)

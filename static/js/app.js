@@ -19,6 +19,13 @@
     }
   });
 
+  // An answer that says `HX-Trigger: {"open-pdf": {"url": …}}` (the turnaround's "print table sheets"):
+  // the PDF opens in a new tab, ready to print, like every PDF link of the app.
+  document.addEventListener("open-pdf", function (event) {
+    var url = event.detail && event.detail.url;
+    if (url) { window.open(url, "_blank", "noopener"); }
+  });
+
   // <input class="link-url" readonly>: a click selects the whole link for copying.
   document.addEventListener("click", function (event) {
     var field = event.target;
@@ -42,8 +49,24 @@
   // between the search box and each line's first action; Enter in the search box does the only line's
   // first action, or goes to the first line; after an action's answer is swapped in, the search box
   // has the focus with its text selected, so the next name simply replaces it.
+  // Enter acts on the list for what the box holds: typed faster than the list follows (the box asks
+  // after a short pause), it waits for that list. Each tap also sends what the box holds (`typed`),
+  // and the server refuses a line listed for an earlier search.
+  var pendingEnter = false;
   function deskButtons() {
     return Array.prototype.slice.call(document.querySelectorAll("#desk-list [data-desk-primary]"));
+  }
+  function deskSearch() {
+    return document.querySelector("[data-desk-search]");
+  }
+  function deskIsCurrent() {
+    var desk = document.getElementById("desk");
+    var search = deskSearch();
+    return !!(desk && search) && desk.getAttribute("data-desk-query") === search.value;
+  }
+  function deskEnter() {
+    var buttons = deskButtons();
+    if (buttons.length === 1) { buttons[0].click(); } else if (buttons.length) { buttons[0].focus(); }
   }
   document.addEventListener("keydown", function (event) {
     var target = event.target;
@@ -56,20 +79,52 @@
       var next = index + (event.key === "ArrowDown" ? 1 : -1);
       event.preventDefault();
       if (next < 0) {
-        var search = document.querySelector("[data-desk-search]");
+        var search = deskSearch();
         if (search) { search.focus(); }
       } else if (buttons.length) {
         buttons[Math.min(next, buttons.length - 1)].focus();
       }
     } else if (event.key === "Enter" && inSearch) {
       event.preventDefault();
-      if (buttons.length === 1) { buttons[0].click(); } else if (buttons.length) { buttons[0].focus(); }
+      if (deskIsCurrent()) {
+        pendingEnter = false;
+        deskEnter();
+      } else {
+        // The list still shows an earlier search; the box's own search is on its way: act on its list.
+        pendingEnter = true;
+      }
+    }
+  });
+  // On a phone the keyboard covers the lower half of the screen: the search box goes to the top when
+  // it gets the focus, so its first results stand right under it, above the keyboard.
+  var PHONE = window.matchMedia("(max-width: 640px)");
+  function deskSearchToTop() {
+    var search = deskSearch();
+    if (search && PHONE.matches && document.activeElement === search) {
+      search.scrollIntoView({ block: "start" });
+    }
+  }
+  document.addEventListener("focusin", function (event) {
+    if (event.target instanceof HTMLElement && event.target.hasAttribute("data-desk-search")) { deskSearchToTop(); }
+  });
+  document.addEventListener("DOMContentLoaded", deskSearchToTop);
+  document.addEventListener("htmx:configRequest", function (event) {
+    var source = event.detail && event.detail.elt;
+    var search = deskSearch();
+    if (search && source instanceof HTMLElement && source.closest("#desk-list")) {
+      event.detail.parameters.typed = search.value;
     }
   });
   document.addEventListener("htmx:afterSwap", function (event) {
     var config = event.detail && event.detail.requestConfig;
-    if (!config || config.verb !== "post") { return; }
-    var search = document.querySelector("[data-desk-search]");
+    if (!config) { return; }
+    if (config.verb === "get" && pendingEnter && deskIsCurrent()) {
+      pendingEnter = false;
+      deskEnter();
+      return;
+    }
+    if (config.verb !== "post") { return; }
+    var search = deskSearch();
     if (search) { search.focus(); search.select(); }
   });
 })();

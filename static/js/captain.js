@@ -87,7 +87,9 @@
     player.querySelectorAll(".pick.rank").forEach(function (button) {
       button.addEventListener("click", function () {
         var rank = button.dataset.rank;
-        var token = (black[rank] ? "" : chosenLetter) + rank;  // "Ge9" on a German page, "Y9" in English
+        // Written as the page's language writes it (engine.notation, sent by the server as data-short):
+        // "GeStop" on a German page, "YS" in English.
+        var token = (black[rank] ? "" : chosenLetter) + (button.dataset.short || rank);
         var current = input.value.trim();
         setCards(player, current ? current + " " + token : token);
         chosenColour = null;
@@ -198,7 +200,10 @@
     // A page-level error (a refused report, one naming no single player): move the focus there, so
     // it is read out and seen at once, wherever the captain had scrolled to.
     var alert = page.querySelector("[data-page-alert]");
-    if (alert) { alert.focus(); }
+    if (alert) {
+      alert.scrollIntoView({ block: "start" });
+      alert.focus({ preventScroll: true });
+    }
   }
 
   document.addEventListener("DOMContentLoaded", init);

@@ -1,6 +1,8 @@
 """A table captain on a phone-sized screen: tap cards, fix an error, lose Wi-Fi, get confirmed."""
 
 import datetime
+import os
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -8,6 +10,8 @@ from playwright.sync_api import expect
 from tests.factories import PlayerFactory, RegistrationFactory, RoundFactory, SeatFactory, TableFactory
 from tournament.models import Round, Submission, Table
 from tournament.standings.selectors import standings
+
+SHOTS = Path(os.environ["SHOTS_DIR"]) if os.environ.get("SHOTS_DIR") else None
 
 
 @pytest.fixture
@@ -151,15 +155,15 @@ def test_a_german_phone_types_and_shows_german_colours(live_server, browser, pho
     player(page, "Anna Alt").get_by_label("ist raus").check()
     tap_cards(page, "Ben Berg", "Y", "9", "G", "Rev", "R", "7")
     cards = player(page, "Ben Berg").locator(".cards-input")
-    expect(cards).to_have_value("Ge9 GrRev R7")
-    expect(player(page, "Ben Berg").locator(".chip")).to_have_text(["Ge9", "GrRev", "R7"])
+    expect(cards).to_have_value("Ge9 GrRet R7")
+    expect(player(page, "Ben Berg").locator(".chip")).to_have_text(["Ge9", "GrRet", "R7"])
     player(page, "Ben Berg").locator(".chip").nth(2).click()  # remove the red 7 again
-    expect(cards).to_have_value("Ge9 GrRev")
+    expect(cards).to_have_value("Ge9 GrRet")
     expect(player(page, "Ben Berg").locator(".total")).to_have_text("29 Punkte · 2 Karten")
     for name in ("Cem Cakir", "Dora Dorn"):
         tap_cards(page, name, "B", "1")
     page.get_by_role("button", name="Ergebnis senden").click()
-    expect(page.locator(".result.is-reported")).to_contain_text("Ge9 GrRev")
+    expect(page.locator(".result.is-reported")).to_contain_text("Ge9 GrRet")
     assert Submission.objects.get().entries.get(cards__startswith="Y").cards == "Y9 GRev"  # stored canonical
 
 
@@ -182,3 +186,32 @@ def test_points_only_opens_with_one_tap(live_server, browser, phone_table, local
     # The cards field still opens the picker.
     player(page, "Dora Dorn").locator(".cards-input").click()
     expect(player(page, "Dora Dorn").locator(".picker")).to_be_visible()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_warning_is_brought_into_view_as_not_saved(live_server, browser, phone_table):
+    """#51 item 5: the captain sends from the bottom of the page; the plausibility warning comes back
+    as a "not saved" banner that is scrolled into view and has the focus, naming the player."""
+    phone = browser.new_context(viewport={"width": 360, "height": 740}, locale="de-DE", has_touch=True)
+    page = phone.new_page()
+    page.goto(f"{live_server.url}/t/{phone_table.token}/")
+    player(page, "Anna Alt").locator("input[name=outcome]").check()
+    tap_cards(page, "Ben Berg", "R", "7")
+    tap_cards(page, "Cem Cakir", "G", "3")
+    dora = player(page, "Dora Dorn")
+    dora.locator("details.points-only summary").click()
+    dora.locator("input[name^=points]").fill("250")
+    page.locator("button.send").scroll_into_view_if_needed()
+    page.locator("button.send").click()
+    banner = page.locator(".table-issues.not-saved")
+    expect(banner).to_be_focused()
+    expect(banner).to_contain_text("Noch nicht gespeichert")
+    expect(banner).to_contain_text("Dora Dorn")
+    box = banner.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + 40 <= 740, box
+    expect(page.locator("input[name=confirm_warnings]")).to_be_visible()
+    assert not Submission.objects.filter(table=phone_table).exists()
+    if SHOTS is not None:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "captain-360-not-saved.png"))

@@ -1,6 +1,9 @@
 """From the last confirmation to the next round's table sheets printing with results open, in at most
 two clicks (the draft preview with its repeats and swap stays on the way)."""
 
+import os
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import expect
 
@@ -51,11 +54,30 @@ def test_round_turnaround_takes_two_clicks(evening):
     expect(page.locator(".round-head .badge")).to_have_text("seating drafted")
     expect(page.locator("form.swap-form")).to_be_visible()  # the draft preview, swap possible
     expect(page.locator(".tables-grid .table-card")).to_have_count(2)
-    with page.expect_download() as download:
+    # The sheets open in a new tab, inline like every PDF of the app (#51 item 14), not as a download.
+    sheets_url = f"/print/{tournament.pk}/rounds/2/table-sheets.pdf"
+    with page.context.expect_page() as new_tab, page.context.expect_event(
+        "request", lambda request: request.url.endswith(sheets_url)
+    ) as asked:
         click("button:has-text('Publish, print table sheets and open for results')")
-    assert download.value.suggested_filename.endswith(".pdf")
-    assert "table" in download.value.suggested_filename.lower()
+    assert new_tab.value != page and asked.value.frame.page == new_tab.value
+    sheets = asked.value.response()
+    assert sheets.headers["content-type"] == "application/pdf"
+    assert sheets.headers["content-disposition"].startswith("inline")
     expect(page.locator(".round-head .badge")).to_have_text("results open")
+    # The success message stays when the live status refreshes (every few seconds).
+    message = page.locator(".messages", has_text="Round 2 published and open for results.")
+    expect(message).to_be_visible()
+    with page.expect_response(lambda response: response.url.endswith("/rounds/2/status/")):
+        pass
+    with page.expect_response(lambda response: response.url.endswith("/rounds/2/status/")):
+        pass
+    expect(message).to_be_visible()
+    expect(page.locator(".sheets-ready a[target=_blank]")).to_have_text("Print table sheets")
+    if os.environ.get("SHOTS_DIR"):
+        page.screenshot(path=str(Path(os.environ["SHOTS_DIR"]) / "turnaround-1366.png"))
+        page.set_viewport_size({"width": 360, "height": 740})
+        page.screenshot(path=str(Path(os.environ["SHOTS_DIR"]) / "turnaround-360.png"))
     assert clicks == 2
     assert Round.objects.get(tournament=tournament, number=1).status == Round.Status.CLOSED
     assert Round.objects.get(tournament=tournament, number=2).status == Round.Status.OPEN

@@ -100,7 +100,12 @@ def test_an_evening_confirmed_at_the_tables(live_server, browser):
                 card = page.locator("#needs-you #table-2")
                 expect(card.locator(".table-disputed")).to_contain_text("Cards of seat 3 were G5 only")
                 page.screenshot(path=str(SHOTS / "5-organizer-dispute.png"))
-                click("#needs-you #table-2 button:has-text('Confirm result')")
+                # No one-click confirmation of a disputed table (#51 item 11): the form opens with
+                # the newest version and the reason; saving it resolves the dispute.
+                expect(card.locator("button:has-text('Confirm result')")).to_have_count(0)
+                click("#needs-you #table-2 a:has-text('Resolve the dispute')")
+                expect(page.locator(".table-dispute")).to_contain_text("Cards of seat 3 were G5 only")
+                click("button:has-text('Save and next table')")
                 expect(page.locator("#needs-you .table-card")).to_have_count(0)
                 continue
             second_player(phone, seats[1].registration.start_number)
@@ -119,10 +124,10 @@ def test_an_evening_confirmed_at_the_tables(live_server, browser):
         page.wait_for_selector("button:has-text('Close and seat round'):not([disabled])")
         click(f"button:has-text('Close and seat round {number + 1}')")
         expect(page.locator(".round-head .badge")).to_have_text("seating drafted")
-        with page.expect_download():
+        with page.context.expect_page():  # the sheets open in a new tab, inline (#51 item 14)
             click("button:has-text('Publish, print table sheets and open for results')")
         expect(page.locator(".round-head .badge")).to_have_text("results open")
-        resolved = 1 if number == 2 else 0
+        resolved = 2 if number == 2 else 0  # "Resolve the dispute", then save the prefilled form
         assert organizer_clicks - clicks_before == 2 + resolved
 
     round_3 = Round.objects.get(tournament=tournament, number=3)
@@ -146,4 +151,6 @@ def test_an_evening_confirmed_at_the_tables(live_server, browser):
     assert log.count(AuditAction.RESULT_DISPUTE) == 1
     assert log.count(AuditAction.DISPUTE_RESOLVE) == 1
     disputed = Submission.objects.get(player_check="disputed")
-    assert disputed.confirmed and disputed.confirmed_by == organizer
+    resolution = Submission.objects.get(table=disputed.table, confirmed=True)
+    assert resolution.source == Submission.Source.ORGANIZER and resolution.confirmed_by == organizer
+    assert resolution.version == disputed.version + 1

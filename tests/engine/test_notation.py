@@ -139,12 +139,25 @@ def test_parser_only_raises_notation_error(text):
 
 # --- cards in the page's language (docs/rules.md §6) ---------------------------------------------
 
-from engine.notation import colour_letters, format_card, localise_hand  # noqa: E402
+from engine.notation import NOTATIONS, format_card, localise_hand, notation, notation_example  # noqa: E402
 
 
 def test_german_colour_letters_do_not_read_g_as_green():
-    assert localise_hand("Y3 G+2 R7 BRev W +4 7", "de") == "Ge3 Gr+2 R7 BRev W +4 7"
-    assert format_card(Card("S", "Y"), colour_letters("de-at")) == "GeS"
+    assert localise_hand("Y3 G+2 R7 BRev W +4 7", "de") == "Ge3 Gr+2 R7 BRet J +4 7"
+    assert format_card(Card("S", "Y"), notation("de-at")) == "GeStop"
+
+
+def test_one_language_per_card_german_ranks_too():
+    """#51 item 13: a German page writes no English rank ("GeRev", "GrS", "W") next to German colours."""
+    assert localise_hand("YRev GS W BS", "de") == "GeRet GrStop J BStop"
+    assert notation_example("de") == "R7 GrRet J" and notation_example("en") == "R7 GRev W"
+
+
+@pytest.mark.parametrize("language", sorted(NOTATIONS))
+@given(cards=st.lists(st.sampled_from(sorted(set(CLASSIC.cards()), key=CLASSIC.sort_key)), max_size=12))
+def test_every_notation_reads_back_as_the_same_hand(language, cards):
+    hand = sort_hand(cards)
+    assert parse_hand(format_hand(hand, notation(language))) == hand
 
 
 def test_english_and_unknown_text_stay_as_stored():
@@ -153,7 +166,9 @@ def test_english_and_unknown_text_stay_as_stored():
     assert localise_hand("", "de") == ""
 
 
-@pytest.mark.parametrize(("typed", "expected"), [("Ge3", "Y3"), ("gr+2", "G+2"), ("GeRev Gr7", "YRev G7")])
+@pytest.mark.parametrize(("typed", "expected"), [
+    ("Ge3", "Y3"), ("gr+2", "G+2"), ("GeRev Gr7", "YRev G7"), ("GeRet GrStop J", "YRev GS W"),
+])
 def test_the_german_letters_are_read_back(typed, expected):
     assert format_hand(parse_hand(typed)) == expected
 

@@ -9,7 +9,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tournament.fields import BIRTH_YEAR_MESSAGES, MoneyField, NumberField, TextField
+from tournament.fields import BIRTH_YEAR_MESSAGES, MoneyField, NumberField, TextField, YesField
 from tournament.models import Payment
 from tournament.players.forms import MembershipField
 
@@ -112,22 +112,55 @@ class CashForm(forms.Form):
 
 class DeskStepForm(forms.Form):
     """Which step a desk line's button asks for, among the ones its kind of line offers; a button
-    without one takes the line's usual step (`default`), and `undo=1` is the former door page's undo."""
+    without one takes the line's usual step (`default`), and `undo=1` is the former door page's undo
+    (of the payment: that page's only undo). An undo names the step it takes back (`undoes`, the step
+    the line showed), so a second tap, a second helper or a stale tab takes back nothing more."""
+
+    UNDOABLE = (("payment", "payment"), ("check_in", "check_in"))
 
     action = forms.ChoiceField(required=False)
-    undo = forms.BooleanField(required=False)
+    undo = YesField()
+    undoes = forms.ChoiceField(required=False, choices=[("", ""), *UNDOABLE])
 
     def __init__(self, *args: Any, steps: tuple[str, ...], default: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.default = default
         self.fields["action"].choices = [("", ""), *((step, step) for step in steps)]
 
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("undo") and not data.get("action") and not data.get("undoes"):
+            data["undoes"] = "payment"
+        if (data.get("action") == "undo" or data.get("undo")) and not data.get("undoes"):
+            raise forms.ValidationError(_("Which step should be undone?"), code="undo_step")
+        return data
+
     def step(self) -> str:
         data = self.cleaned_data
         return data["action"] or ("undo" if data["undo"] else self.default)
+
+    def undone_step(self) -> str:
+        """The step an undo takes back: "payment" or "check_in"."""
+        return self.cleaned_data["undoes"]
+
+
+class DeskLineForm(forms.Form):
+    """The search a desk line was listed for (`q`) and, sent by the desk's script, what the search box
+    holds at the tap (`typed`): a line left from an earlier search is not acted on."""
+
+    q = TextField(required=False, max_length=200)
+    typed = TextField(required=False, max_length=200)
+
+    def stale(self) -> bool:
+        """The box holds another search than the one the line was listed for (without the script,
+        `typed` is not sent and the line is taken as shown)."""
+        if "typed" not in self.data or not self.is_valid():
+            return "typed" in self.data
+        data = self.cleaned_data
+        return " ".join(data["typed"].split()) != " ".join(data["q"].split())
 
 
 class PrizeHandoverForm(forms.Form):
     """A prize marked as handed over, or (`undo`) the mark taken back."""
 
-    undo = forms.BooleanField(required=False)
+    undo = YesField()

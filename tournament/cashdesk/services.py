@@ -167,14 +167,34 @@ class Undone:
 
 
 @transaction.atomic
-def admission_undo(*, registration: Registration, user) -> tuple[str, Payment | None]:
-    """Take back the desk's last step for this player: the payment if there is one, else the check-in.
-    Returns what was undone and the payment taken back, so the desk can say so."""
+def admission_undo(*, registration: Registration, user, step: str) -> tuple[str, Payment | None]:
+    """Take back the desk's last step for this player, the one the desk showed (`step`, an `Undone`):
+    the payment, or the check-in of somebody who has not paid. A step already gone (a double tap, a
+    second helper, a stale tab) is refused and nothing else is taken back in its place. Returns what
+    was undone and the payment taken back, so the desk can say so."""
     Tournament.objects.select_for_update().get(pk=registration.tournament_id)
+    registration = Registration.objects.select_related("player").get(pk=registration.pk)
     payment = Payment.objects.filter(registration=registration).first()
-    if payment is not None:
+    name = registration.player.name
+    if step == Undone.PAYMENT:
+        if payment is None:
+            raise ValidationError(
+                _("The payment of %(name)s has already been taken back.") % {"name": name},
+                code="already_undone",
+            )
         payment_undo(registration=registration, user=user)
         return Undone.PAYMENT, payment
+    if step != Undone.CHECK_IN:
+        raise ValidationError(_("Unknown action."), code="unknown_step")
+    if registration.status != Registration.Status.CHECKED_IN:
+        raise ValidationError(
+            _("%(name)s is no longer checked in: nothing to undo.") % {"name": name}, code="already_undone",
+        )
+    if payment is not None:
+        raise ValidationError(
+            _("%(name)s has paid in the meantime: take back the payment first.") % {"name": name},
+            code="paid_since",
+        )
     registration_check_in(registration=registration, user=user, checked_in=False)
     return Undone.CHECK_IN, None
 

@@ -50,6 +50,7 @@ class RefusalCode(StrEnum):
     CAPTAIN_NUMBER = "captain_number"  # the captain's own number: a second player must confirm
     OTHER_TABLE = "other_table"  # a player of another table
     TOO_MANY_TRIES = "too_many_tries"  # too many wrong numbers at this table: the organizer checks
+    DISPUTED = "disputed"  # a player disputed the table: only the organizer resolves it
     REASON_MISSING = "reason_missing"
 
 
@@ -229,6 +230,10 @@ def _status_after_store(
     if submission.source == Submission.Source.ORGANIZER and not tournament.require_second_entry:
         _confirm(submission, table=table, user=user)
         return Table.Status.CONFIRMED
+    if is_organizers(table) and submission.source == Submission.Source.CAPTAIN:
+        # A captain's correction of a disputed table is one more thing for the organizer to look at:
+        # the dispute ends only by the organizer's confirmation or entry.
+        return Table.Status.DISPUTED
     has_confirmed = table.status in (Table.Status.CONFIRMED, Table.Status.CORRECTED)
     if tournament.require_second_entry:
         other = (
@@ -242,6 +247,12 @@ def _status_after_store(
             return Table.Status.CONFIRMED
         return Table.Status.CORRECTED if has_confirmed else Table.Status.DISPUTED
     return Table.Status.CORRECTED if has_confirmed else Table.Status.REPORTED
+
+
+def is_organizers(table: Table) -> bool:
+    """A disputed table is the organizer's until they resolve it: no captain's correction and no
+    player's "Stimmt" takes it out of their hands (the one rule, for every path that writes a table)."""
+    return table.status == Table.Status.DISPUTED
 
 
 def _confirm(submission: Submission, *, table: Table, user) -> None:
@@ -417,6 +428,10 @@ def _store_check(
         raise ValidationError(
             _("This result has been confirmed; only the organizer can correct it now."),
             code=RefusalCode.RESULT_FINAL,
+        )
+    if is_organizers(table):
+        raise ValidationError(
+            _("This result is disputed: the organizer resolves it at the table."), code=RefusalCode.DISPUTED,
         )
     newest = table.submissions.order_by("-version").first()
     if newest is None or newest.source != Submission.Source.CAPTAIN:

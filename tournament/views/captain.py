@@ -21,7 +21,7 @@ from django.views import View
 from django.views.decorators.cache import never_cache
 
 from engine.cards import Card, get_deck
-from engine.notation import NotationError, colour_letters, format_card, format_hand, hand_value, read_cards
+from engine.notation import NotationError, format_card, format_hand, hand_value, notation, read_cards
 from tournament import ratelimit
 from tournament.clock.selectors import may_report_stopped_by_time
 from tournament.models import Round, Seat, Submission, Table, TableConfirmation
@@ -39,6 +39,7 @@ from tournament.results.services import (
     RefusalCode,
     SubmitOutcome,
     captain_seat,
+    is_organizers,
     result_player_check,
     result_submit,
 )
@@ -71,11 +72,12 @@ def check_context(
     round is open: the phone asks a second player for "Stimmt" or "Stimmt nicht"."""
     mode = table.round.tournament.table_confirmation
     if mode == TableConfirmation.OFF or shown is None:
-        return {"check_mode": ""}
+        return {"check_mode": "", "check_message": message}
     check_open = (
         not confirmed and not shown.player_check and shown.source == Submission.Source.CAPTAIN
         and table.round.status == Round.Status.OPEN
         and table.status not in (Table.Status.CONFIRMED, Table.Status.CORRECTED)
+        and not is_organizers(table)
     )
     captain = captain_seat(seats) if seats else None
     return {
@@ -83,6 +85,8 @@ def check_context(
         "check_open": check_open,
         "check_form": form or PlayerCheckForm(),  # the page names its inputs by the form's fields
         "check_message": message,
+        # A dispute stays open after the captain's correction: the phone keeps saying who resolves it.
+        "check_disputed": is_organizers(table),
         "check_captain": captain,
         "check_by": shown.player_check_by if shown.player_check else None,
     }
@@ -302,8 +306,10 @@ class CaptainCheckView(CaptainTableView):
                             RefusalCode.UNKNOWN_NUMBER):
                 status = 400
             self.__dict__.pop("versions", None)  # read again: a correction may have arrived
+            self.table.refresh_from_db(fields=["status"])
+            self.table.round.refresh_from_db(fields=["status"])
             return self.render_page(
-                request, check_form=form, check_message=" ".join(exc.messages), status=status
+                request, check_form=form, check_message=check_refusal_text(exc), status=status
             )
         if request.htmx:
             self.__dict__.pop("versions", None)
@@ -313,19 +319,41 @@ class CaptainCheckView(CaptainTableView):
         return response
 
 
+def check_refusal_text(error: ValidationError) -> str:
+    """What the phone says when a second player's check is refused: by the service's code, so the
+    players learn what happened (and that nothing more is needed from them), not only the table's state."""
+    texts = {
+        RefusalCode.ROUND_CLOSED: _("The round has been closed in the meantime: your check was not stored. "
+                                    "The organizer has the result."),
+        RefusalCode.RESULT_FINAL: _("The organizer has already confirmed this result: your check is not "
+                                    "needed any more."),
+        RefusalCode.CHECK_OFF: _("This tournament has no confirmation at the table: the organizer confirms "
+                                 "the result."),
+        RefusalCode.ALREADY_CHECKED: _("Another player of the table checked this result a moment before you: "
+                                       "nothing more to do."),
+        RefusalCode.DISPUTED: _("This result is disputed: the organizer comes to the table and resolves it. "
+                                "A check at the table no longer decides it."),
+    }
+    return str(texts.get(error.code, " ".join(error.messages)))
+
+
 def deck_data(key: str) -> dict:
     """The deck for the card picker (codes and colours only; the server reads and totals hands).
 
     Number cards and the other cards get a grid each (`number`): ten narrow keys in one, the action
-    cards with their longer names ("Aussetzen") in a grid of wider keys. Each colour's `letter` is the
-    colour as the page's language writes it (German "Ge9" for yellow 9): what a key types into the
-    field is what the chips and the stored report show on that page."""
+    cards with their longer names ("Aussetzen") in a grid of wider keys. Each colour's `letter` and each
+    rank's `short` are as the page's language writes them (engine.notation: German "Ge9", "GrStop",
+    "J"): what a key types into the field is what the chips and the stored report show on that page."""
     deck = get_deck(key)
-    letters = colour_letters(get_language())
+    written = notation(get_language())
     return {
-        "colours": [{"code": colour, "letter": letters.get(colour, colour)} for colour in deck.colours],
+        "colours": [
+            {"code": colour, "letter": written.colours.get(colour, colour)} for colour in deck.colours
+        ],
         "ranks": [
-            {"code": spec.code, "black": spec.is_black, "number": spec.code.isdigit()} for spec in deck.ranks
+            {"code": spec.code, "short": written.ranks.get(spec.code, spec.code), "black": spec.is_black,
+             "number": spec.code.isdigit()}
+            for spec in deck.ranks
         ],
     }
 
@@ -339,7 +367,7 @@ class Chip:
 
     @property
     def text(self) -> str:
-        return format_card(self.card, colour_letters(get_language()))
+        return format_card(self.card, notation(get_language()))
 
     @property
     def css(self) -> str:
@@ -364,7 +392,7 @@ class CaptainHandView(View):
             return _private(HttpResponse(status=404))
         deck = get_deck(table.round.tournament.deck)
         text = request.GET.get("cards", "")[:MAX_CARDS_LENGTH]
-        letters = colour_letters(get_language())  # tapping a chip leaves the rest in the page's language
+        letters = notation(get_language())  # tapping a chip leaves the rest in the page's language
         context: dict = {"typed": bool(text.strip())}
         try:
             cards = read_cards(text, deck)

@@ -114,11 +114,11 @@ def test_pay_later_undo_and_bad_amount(door, tournament, signups):
     assert Payment.objects.get().amount_cents == 750
     twice = door.post(url, {"amount": "8", "method": "cash", "paid": "on"}, follow=True)
     assert "has already paid" in twice.content.decode()
-    undone = door.post(url, {"action": "undo"}, follow=True)
+    undone = door.post(url, {"action": "undo", "undoes": "payment"}, follow=True)
     assert "Undone: the payment of 7.50 € (cash) by Ben Muster." in undone.content.decode()
     assert not Payment.objects.exists()
     assert AuditEntry.objects.filter(action=AuditAction.PAYMENT_UNDO).count() == 1
-    undone = door.post(url, {"action": "undo"}, follow=True)
+    undone = door.post(url, {"action": "undo", "undoes": "check_in"}, follow=True)
     assert "Undone: Ben Muster is no longer checked in." in undone.content.decode()
     reg.refresh_from_db()
     assert reg.status == Registration.Status.REGISTERED
@@ -276,3 +276,76 @@ def test_the_door_asks_for_membership_and_keeps_the_answer(door, tournament, sig
     door.post(reverse("organizer:desk_signup", args=[tournament.pk, anna.pk]),
               {"amount": "8", "method": "cash", "paid": "on"})
     assert Registration.objects.get(signup=anna).player.member is False
+
+
+# --- #51 item 8: an undo names its step; a line left from an earlier search is not acted on ---------------
+
+
+@pytest.fixture
+def paid(door, tournament, signups):
+    door.post(reverse("organizer:desk_signup", args=[tournament.pk, signups[0].pk]),
+              {"amount": "8", "method": "cash", "paid": "on"})
+    return Registration.objects.get(signup=signups[0])
+
+
+def test_a_double_tap_on_undo_payment_takes_back_only_the_payment(door, tournament, paid):
+    url = reverse("organizer:desk_player", args=[tournament.pk, paid.pk])
+    first = door.post(url, {"action": "undo", "undoes": "payment"}, follow=True)
+    assert "Undone: the payment of 8.00 € (cash) by Anna Muster." in first.content.decode()
+    second = door.post(url, {"action": "undo", "undoes": "payment"}, follow=True)
+    assert "The payment of Anna Muster has already been taken back." in second.content.decode()
+    paid.refresh_from_db()
+    assert paid.status == Registration.Status.CHECKED_IN
+    assert not AuditEntry.objects.filter(action=AuditAction.CHECK_IN_UNDO).exists()
+
+
+def test_an_undo_of_a_check_in_already_undone_or_paid_since_does_nothing(door, tournament, signups):
+    door.post(reverse("organizer:desk_signup", args=[tournament.pk, signups[1].pk]), {"method": "cash"})
+    reg = Registration.objects.get(signup=signups[1])
+    url = reverse("organizer:desk_player", args=[tournament.pk, reg.pk])
+    door.post(url, {"amount": "8", "method": "cash", "paid": "on"})  # a second helper took the fee
+    stale = door.post(url, {"action": "undo", "undoes": "check_in"}, follow=True)
+    assert "Ben Muster has paid in the meantime: take back the payment first." in stale.content.decode()
+    reg.refresh_from_db()
+    assert reg.status == Registration.Status.CHECKED_IN and Payment.objects.filter(registration=reg).exists()
+    door.post(url, {"action": "undo", "undoes": "payment"})
+    door.post(url, {"action": "undo", "undoes": "check_in"})
+    again = door.post(url, {"action": "undo", "undoes": "check_in"}, follow=True)
+    assert "Ben Muster is no longer checked in: nothing to undo." in again.content.decode()
+    assert AuditEntry.objects.filter(action=AuditAction.CHECK_IN_UNDO).count() == 1
+
+
+def test_an_undo_that_names_no_step_does_nothing(door, tournament, paid):
+    url = reverse("organizer:desk_player", args=[tournament.pk, paid.pk])
+    response = door.post(url, {"action": "undo"}, follow=True)
+    assert "Unknown action." in response.content.decode()
+    assert Payment.objects.filter(registration=paid).exists()
+
+
+@pytest.mark.parametrize("value", [" ", "0", "nein", "false", "x"])
+def test_the_former_door_undo_takes_only_a_real_yes(door, tournament, paid, value):
+    url = reverse("organizer:desk_player", args=[tournament.pk, paid.pk])
+    door.post(url, {"undo": value})
+    assert Payment.objects.filter(registration=paid).exists()
+    paid.refresh_from_db()
+    assert paid.status == Registration.Status.CHECKED_IN
+    door.post(url, {"undo": "1"})  # the former door page's undo: the payment, and only once
+    door.post(url, {"undo": "1"})
+    paid.refresh_from_db()
+    assert not Payment.objects.filter(registration=paid).exists()
+    assert paid.status == Registration.Status.CHECKED_IN
+
+
+def test_a_line_listed_for_an_earlier_search_is_not_acted_on(door, tournament, paid, signups):
+    """The desk's script sends what the box holds (`typed`); a line listed for "Anna" while the box
+    already says "Ben" is refused, and the answer lists the search for "Ben"."""
+    url = reverse("organizer:desk_player", args=[tournament.pk, paid.pk])
+    response = door.post(url, {"action": "undo", "undoes": "payment", "q": "Anna", "typed": "Ben"},
+                         HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert "The list was still showing an earlier search: nothing was done." in html
+    assert 'data-desk-query="Ben"' in html and "Ben" in html.split('id="desk-list"')[1]
+    assert Payment.objects.filter(registration=paid).exists()
+    fresh = door.post(url, {"action": "undo", "undoes": "payment", "q": "Anna", "typed": " Anna"},
+                      HTTP_HX_REQUEST="true")
+    assert "Undone: the payment of 8.00 € (cash) by Anna Muster." in fresh.content.decode()

@@ -97,3 +97,51 @@ def test_both_spellings_are_read_on_either_page(client, table, language, yellow,
     page = client.get(hand_url, {"cards": "Ge9 Y9 Gr+2 G+2"}, HTTP_ACCEPT_LANGUAGE=language).content.decode()
     assert page.count(f">{yellow}</button>") == 2 and page.count(f">{green}</button>") == 2
     assert f'<div class="total">{total}</div>' in page
+
+
+# --- #51 item 13: one notation per language, ranks too, from the one table of engine.notation ------------
+
+
+def test_german_pages_write_no_english_rank_next_to_a_german_colour(client, organizer_client, table):
+    submit(table, hands=("", "gelb retour, grün aussetzen", "joker +4", "B7"))
+    hand_url = reverse("captain:hand", args=[table.token])
+    chips = client.get(hand_url, {"cards": "YRev GS W"}, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert ">GeRet</button>" in chips and ">GrStop</button>" in chips and ">J</button>" in chips
+    assert "GeRev" not in chips and "GrS<" not in chips
+    phone_url = reverse("captain:table", args=[table.token])
+    phone = client.get(phone_url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "GeRet GrStop" in phone and "GeRev" not in phone
+    log = organizer_client.get(reverse("organizer:audit", args=[table.round.tournament_id]),
+                               HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "GeRet GrStop" in log and "YRev GS" not in log
+
+
+@pytest.mark.parametrize(("language", "skip", "wild"), [("de", "Stop", "J"), ("en", "S", "W")])
+def test_the_rank_keys_type_the_pages_short_names(client, table, language, skip, wild):
+    url = reverse("captain:table", args=[table.token])
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f'data-rank="S" data-short="{skip}"' in page and f'data-rank="W" data-short="{wild}"' in page
+
+
+@pytest.mark.parametrize(("language", "example"), [("de", "R7 GrRet J"), ("en", "R7 GRev W")])
+def test_every_notation_hint_shows_the_one_example(client, organizer_client, table, language, example):
+    url = reverse("captain:table", args=[table.token])
+    phone = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    round_ = table.round
+    desk = organizer_client.get(
+        reverse("organizer:table_result", args=[round_.tournament_id, round_.number, table.number]),
+        HTTP_ACCEPT_LANGUAGE=language,
+    ).content.decode()
+    for page in (phone, desk):
+        assert f"{example}" in page
+        assert "R7 Rev W" not in page and "Retour Joker" not in page and "rot 7, grün +2" not in page
+
+
+@pytest.mark.parametrize(("language", "example"), [("de", "R7 GrRet J"), ("en", "R7 GRev W")])
+def test_the_table_sheets_hint_shows_the_one_example(table, language, example):
+    from tournament.documents.table_sheets import table_sheets_html
+
+    with translation.override(language):
+        html = table_sheets_html(table.round)
+    assert f"e.g. {example}." in html or f"z. B. {example}." in html
+    assert "R7 GRev W +4" not in html and "grün Retour, Farbwahl" not in html

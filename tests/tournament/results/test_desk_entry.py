@@ -63,13 +63,23 @@ def test_enter_skips_a_table_the_captain_reported(organizer_client, three_tables
     assert response["Location"] == desk_url(third)
 
 
-def test_a_captains_report_is_not_prefilled_and_not_confirmed_by_enter(organizer_client, table):
+def test_a_captains_report_is_prefilled_except_as_a_second_entry(organizer_client, table):
+    """#51 item 11: correcting a reported table starts from its newest version; the Enter flow never
+    lands there (it goes to tables nobody reported). A second, independent entry starts empty."""
     captain_report(table)
     page = organizer_client.get(desk_url(table))
     html = page.content.decode()
+    assert page.context["shown"].version == 1 and page.context["unreviewed"] is None
+    ids = seat_ids(table)
+    assert f'name="cards-{ids[1]}" id="id_cards-{ids[1]}" value=""' not in html
+    assert page.context["form"].initial[f"cards-{ids[1]}"].split() == ["R7", "W", "Rev"]
+    tournament = table.round.tournament
+    tournament.require_second_entry = True
+    tournament.save(update_fields=["require_second_entry"])
+    page = organizer_client.get(desk_url(table))
+    html = page.content.decode()
     assert page.context["shown"] is None and page.context["unreviewed"].version == 1
-    assert "review and confirm it on the table" in html
-    assert 'value="R7 Rev W"' not in html
+    assert f'name="cards-{ids[1]}" id="id_cards-{ids[1]}" value=""' in html
     # Enter on the untouched form stores nothing and confirms nothing.
     data = {"idempotency_key": page.context["form"].key}
     response = organizer_client.post(desk_url(table), data)

@@ -18,7 +18,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.generic import RedirectView
 
-from tournament.cashdesk.forms import DeskStepForm, PaymentForm, WalkInForm
+from tournament.cashdesk.forms import DeskLineForm, DeskStepForm, PaymentForm, WalkInForm
 from tournament.cashdesk.selectors import desk
 from tournament.cashdesk.services import (
     Undone,
@@ -47,7 +47,10 @@ class DeskView(OrganizerPage):
     walk_in_form: WalkInForm | None = None
 
     def query(self) -> str:
-        return (self.request.POST.get("q") or self.request.GET.get("q") or "")[:200]
+        """The search the answer lists: after a tap, what the search box holds (sent by the script)."""
+        post = self.request.POST
+        typed = post.get("typed") if "typed" in post else None
+        return (typed if typed is not None else post.get("q") or self.request.GET.get("q") or "")[:200]
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -85,9 +88,18 @@ class DeskAction(ActionMixin, DeskView):
         if self.request.htmx or walk_in_form is not None:
             self.walk_in_form = walk_in_form
             return self.desk_response(status=status)
-        query = self.request.POST.get("q", "")
+        query = self.query()
         url = reverse("organizer:desk", args=[self.tournament.pk])
         return redirect(f"{url}?{urlencode({'q': query})}" if query else url)
+
+    def stale_line(self) -> bool:
+        """The tapped line was listed for an earlier search than the box holds now (Enter typed faster
+        than the list followed): nothing is done, the list for the new search comes back."""
+        if not DeskLineForm(self.request.POST).stale():
+            return False
+        messages.warning(self.request, _("The list was still showing an earlier search: nothing was done. "
+                                         "Check the line and try again."))
+        return True
 
     def payment(self) -> dict | None:
         """The amount and method typed on the line (None when its form is refused: said as a message)."""
@@ -116,6 +128,8 @@ class DeskSignupView(DeskAction):
 
     def post(self, request, tournament_pk: int, signup_pk: int):
         signup = get_object_or_404(Signup, tournament=self.tournament, pk=signup_pk)
+        if self.stale_line():
+            return self.respond()
         step = DeskStepForm(request.POST, steps=("in", "approve"), default="in")
         if not step.is_valid():
             messages.error(request, _("Unknown action."))
@@ -132,8 +146,8 @@ class DeskSignupView(DeskAction):
 
 
 class DeskPlayerView(DeskAction):
-    """A registration: `in` (checked in, paid with an amount), `pay`, `undo` (the last step, said what it
-    was), `readmit`, `toggle` (the former check-in page's tap: in or out)."""
+    """A registration: `in` (checked in, paid with an amount), `pay`, `undo` (the step the line showed,
+    named by `undoes`; said what it was), `readmit`, `toggle` (the former check-in page's tap: in or out)."""
 
     ACTIONS = ("in", "pay", "undo", "readmit", "toggle")
     default_action = "pay"
@@ -142,20 +156,22 @@ class DeskPlayerView(DeskAction):
         registration = get_object_or_404(
             Registration.objects.select_related("player"), tournament=self.tournament, pk=registration_pk
         )
+        if self.stale_line():
+            return self.respond()
         step = DeskStepForm(request.POST, steps=self.ACTIONS, default=self.default_action)
         if not step.is_valid():
             messages.error(request, _("Unknown action."))
             return self.respond()
         try:
-            self.act(step.step(), registration)
+            self.act(step.step(), registration, undoes=step.cleaned_data["undoes"])
         except ValidationError as error:
             self.fail(error)
         return self.respond()
 
-    def act(self, action: str, registration: Registration) -> None:
+    def act(self, action: str, registration: Registration, *, undoes: str = "") -> None:
         user = self.request.user
         if action == "undo":
-            undone, payment = admission_undo(registration=registration, user=user)
+            undone, payment = admission_undo(registration=registration, user=user, step=undoes)
             if undone == Undone.PAYMENT:
                 text = _("Undone: the payment of %(amount)s (%(method)s) by %(name)s.") % {
                     "amount": euros(payment.amount_cents), "method": payment.get_method_display(),
@@ -184,6 +200,8 @@ class DeskKnownPlayerView(DeskAction):
 
     def post(self, request, tournament_pk: int, player_pk: int):
         player = get_object_or_404(known_players(self.tournament), pk=player_pk)
+        if self.stale_line():
+            return self.respond()
         payment = self.payment()
         if payment is not None:
             try:

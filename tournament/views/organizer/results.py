@@ -45,22 +45,33 @@ class TableResultView(RoundMixin, OrganizerPage):
 
     @cached_property
     def shown(self) -> Submission | None:
-        """The version a correction starts from: the confirmed one, else the desk's own newest. A
-        captain's unconfirmed version is never prefilled: saving it unchanged would confirm it unread."""
+        """The version a correction starts from: the confirmed one, else the newest, so a reported or
+        disputed table is corrected from what was reported (the organizer reads it in the form before
+        saving). With a second, independent entry the captain's version is never prefilled: the desk's
+        entry must be typed from the paper sheet."""
         confirmed = next((s for s in self.versions if s.confirmed), None)
         if confirmed is not None:
             return confirmed
-        return next((s for s in self.versions if s.source == Submission.Source.ORGANIZER), None)
+        if self.tournament.require_second_entry:
+            return next((s for s in self.versions if s.source == Submission.Source.ORGANIZER), None)
+        return self.versions[0] if self.versions else None
 
     @cached_property
     def unreviewed(self) -> Submission | None:
-        """The captain's newest version when it is newer than what the form shows (to review first)."""
+        """The captain's newest version when the form does not show it (to review first)."""
         captain = next((s for s in self.versions if s.source == Submission.Source.CAPTAIN), None)
-        if captain is None or captain.confirmed:
+        if captain is None or captain.confirmed or captain == self.shown:
             return None
         if self.shown is not None and self.shown.version > captain.version:
             return None
         return captain
+
+    @cached_property
+    def dispute(self) -> Submission | None:
+        """While the table is disputed, the version a player disputed (with who and why)."""
+        if self.table.status != Table.Status.DISPUTED:
+            return None
+        return next((s for s in self.versions if s.player_check == "disputed"), None)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -76,6 +87,7 @@ class TableResultView(RoundMixin, OrganizerPage):
             needs_confirmation=bool(outcome and outcome.needs_confirmation),
             shown=self.shown,
             unreviewed=self.unreviewed,
+            dispute=self.dispute,
             time_limit=bool(self.tournament.time_limit_minutes),
             other_tables=self.round.tables.order_by("number"),
         )

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import HttpResponseBadRequest
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -230,7 +233,8 @@ class RoundStatusAction(RoundMixin, OrganizerAction):
 
 class RoundPublishView(RoundStatusAction):
     """`start=1` publishes and opens the round for results in one step (`round_start`); `then=print`
-    brings the round page back saving the table sheets. Together: the turnaround's second click."""
+    opens the table sheets in a new tab, inline like every PDF (sent with htmx; without a script the
+    round page offers them as a link). Together: the turnaround's second click."""
 
     service = staticmethod(round_publish)
     done = gettext_lazy("Round %(n)s published: the seating can be printed and shown.")
@@ -242,11 +246,16 @@ class RoundPublishView(RoundStatusAction):
         response = super().run_step()
         self.round.refresh_from_db(fields=["status"])
         if self.step["then"] == "print" and self.round.accepts_desk_results:
-            messages.info(
-                self.request,
-                _("The table sheets are being saved; “Table sheets (A4)” below the tables opens them again."),
-            )
-            return redirect(f"{self.round_url()}?{urlencode({'sheets': 'a4'})}")
+            page = f"{self.round_url()}?{urlencode({'sheets': 'a4'})}"
+            if self.request.htmx:
+                # The click's own answer opens the sheets in a new tab, ready to print like every other
+                # PDF (static/js/app.js on `open-pdf`); the tab itself goes on to the open round.
+                sheets = reverse("print:table_sheets", args=[self.tournament.pk, self.round.number])
+                answer = HttpResponse(status=204)
+                answer["HX-Trigger"] = json.dumps({"open-pdf": {"url": sheets}})
+                answer["HX-Redirect"] = page
+                return answer
+            return redirect(page)
         return response
 
 
