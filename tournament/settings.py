@@ -92,6 +92,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a proxy's probe passes neither the host check nor the HTTPS redirect (tournament/health/).
+    "tournament.health.middleware.HealthMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "tournament.security_headers.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
