@@ -233,6 +233,8 @@ def _storage(prefix: str, default: str) -> dict:
 # Every closed round writes a full backup of its tournament to the "backups" storage
 # (tournament/backup/services.py): the folder BACKUP_DIR unless BACKUP_STORAGE names another storage.
 BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", VAR_DIR / "backups"))
+# How many backups of each tournament `manage.py prune_backups` keeps (the newest; six rounds an evening).
+BACKUPS_KEPT = int(os.environ.get("BACKUPS_KEPT", "12"))
 STORAGES = {
     # Uploaded logos: MEDIA_ROOT unless MEDIA_STORAGE names another storage.
     "default": _storage("MEDIA", "django.core.files.storage.FileSystemStorage"),

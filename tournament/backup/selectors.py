@@ -136,27 +136,34 @@ class StoredBackup:
     size: int
 
 
-def stored_backups(tournament: Tournament) -> list[StoredBackup]:
-    """The tournament's backups in the backups storage, newest first: read from the storage every
-    server shares, so a backup written by one app server is listed by every other."""
+def stored_backups_by_tournament() -> dict[int, list[StoredBackup]]:
+    """Every backup in the backups storage by tournament id, newest first."""
     storage = storages["backups"]
     try:
         _folders, files = storage.listdir("")
     except FileNotFoundError:
-        return []  # no round closed yet: the folder is made with the first backup
-    backups = []
+        return {}  # no round closed yet: the folder is made with the first backup
+    backups: dict[int, list[StoredBackup]] = {}
     for name in files:
         match = BACKUP_NAME.fullmatch(name)
-        if match is None or int(match["pk"]) != tournament.pk:
+        if match is None:
             continue
         written_at = dt.datetime.strptime(match["when"], "%Y%m%d-%H%M%S-%f")
-        backups.append(StoredBackup(
+        backups.setdefault(int(match["pk"]), []).append(StoredBackup(
             name=name,
             round_number=int(match["round"]) if match["round"] else None,
             written_at=timezone.make_aware(written_at),
             size=storage.size(name),
         ))
-    return sorted(backups, key=lambda backup: (backup.written_at, backup.name), reverse=True)
+    for listed in backups.values():
+        listed.sort(key=lambda backup: (backup.written_at, backup.name), reverse=True)
+    return backups
+
+
+def stored_backups(tournament: Tournament) -> list[StoredBackup]:
+    """The tournament's backups in the backups storage, newest first: read from the storage every
+    server shares, so a backup written by one app server is listed by every other."""
+    return stored_backups_by_tournament().get(tournament.pk, [])
 
 
 def open_stored_backup(tournament: Tournament, name: str) -> File | None:

@@ -51,7 +51,7 @@ from ..audit.services import audit
 from ..organizations.selectors import default_organization
 from ..series.services import series_snapshot
 from .format import SECTIONS, BackupError, check_format, dumps, is_user_fk, section
-from .selectors import export_tournament
+from .selectors import export_tournament, stored_backups_by_tournament
 from .validation import check_backup
 
 logger = logging.getLogger(__name__)
@@ -327,6 +327,23 @@ def write_backup(tournament: Tournament, round_number: int | None = None) -> str
         tmp = Path(f.name)
     os.replace(tmp, path)
     return name
+
+
+def prune_backups(*, keep: int) -> list[str]:
+    """Delete all but the `keep` newest backups of each tournament from the backups storage; returns the
+    names deleted. Every closed round writes one, and nothing else ever deletes them, so a server that
+    runs for years would fill its disk (the weekly timer of deploy/systemd calls this)."""
+    if keep < 1:
+        raise ValidationError(_("At least one backup per tournament is kept."), code="keep_too_small")
+    storage = storages["backups"]
+    deleted = []
+    for backups in stored_backups_by_tournament().values():
+        for old in backups[keep:]:
+            storage.delete(old.name)
+            deleted.append(old.name)
+    for name in deleted:
+        logger.info("backup deleted: %s", name)
+    return deleted
 
 
 def write_after_round_close(round_: Round) -> None:
