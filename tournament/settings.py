@@ -162,9 +162,21 @@ CAPTAIN_WRONG_TOKEN_WINDOW = int(os.environ.get("CAPTAIN_WRONG_TOKEN_WINDOW", "6
 SIGNUPS_PER_ADDRESS = int(os.environ.get("SIGNUPS_PER_ADDRESS", "200"))
 SIGNUPS_PER_NAME = int(os.environ.get("SIGNUPS_PER_NAME", "3"))
 SIGNUP_WINDOW = int(os.environ.get("SIGNUP_WINDOW", "3600"))
-# The registrant's private link is mailed with this backend (printed to the console by default).
+# The registrant's private link is mailed with this backend (printed to the console by default); with
+# SMTP (EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend) through EMAIL_HOST. The timeout keeps
+# a mail server that does not answer from holding a gunicorn worker until gunicorn kills it: the
+# sign-up is stored either way and its page shows the link.
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "uno-turnier@localhost")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS")  # STARTTLS, usually port 587
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL")  # TLS from the start, usually port 465
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL exclude each other: set one of them.")
+EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "10"))
 # Only behind a reverse proxy of our own, which appends the client's address to X-Forwarded-For
 # (on by default with HTTPS, the proxy set-up of docs/deploy.md).
 TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", HTTPS)
