@@ -223,7 +223,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", VAR_DIR / "staticfiles"))
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or VAR_DIR / "staticfiles")
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", VAR_DIR / "media"))
 
@@ -251,8 +251,10 @@ STORAGES = {
     # Uploaded logos: MEDIA_ROOT unless MEDIA_STORAGE names another storage.
     "default": _storage("MEDIA", "django.core.files.storage.FileSystemStorage"),
     "backups": _storage("BACKUP", "tournament.storage.BackupFolderStorage"),
+    # Hashed names (collectstatic writes them: `make run` and the server's update steps), so WhiteNoise
+    # sends them with a year's max-age (tournament/storage.py).
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"
+        "BACKEND": "tournament.storage.StaticStorage"
         if not DEBUG
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
