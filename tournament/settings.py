@@ -242,6 +242,11 @@ def _storage(prefix: str, default: str) -> dict:
     return {"BACKEND": backend, "OPTIONS": options}
 
 
+# Logos and backups are written readable and folders writable by the group (not by others), so app
+# servers running as different users of one group on a shared folder read and prune each other's files
+# (the setgid bit gives new files the folder's group).
+FILE_UPLOAD_PERMISSIONS = 0o640
+FILE_UPLOAD_DIRECTORY_PERMISSIONS = 0o2770
 # Every closed round writes a full backup of its tournament to the "backups" storage
 # (tournament/backup/services.py): the folder BACKUP_DIR unless BACKUP_STORAGE names another storage.
 BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", VAR_DIR / "backups"))
