@@ -16,7 +16,22 @@ run_only=0
 command -v mmdebstrap >/dev/null || { echo "apt-get install mmdebstrap" >&2; exit 2; }
 
 root=$(mktemp -d /tmp/uno-minimal-debian.XXXXXX)
+# Stops what runs inside the throw-away root (and only that): the processes whose root directory it is.
+stop_inside() {
+  local pids=()
+  for proc in /proc/[0-9]*; do
+    [ "$(readlink "$proc/root" 2>/dev/null)" = "$root" ] && pids+=("${proc#/proc/}")
+  done
+  [ ${#pids[@]} -eq 0 ] && return 0
+  kill "${pids[@]}" 2>/dev/null || true
+  for _ in $(seq 1 30); do
+    kill -0 "${pids[@]}" 2>/dev/null || return 0
+    sleep 1
+  done
+  kill -9 "${pids[@]}" 2>/dev/null || true
+}
 cleanup() {
+  stop_inside
   for mount in dev/pts dev proc sys; do umount -l "$root/$mount" 2>/dev/null || true; done
   rm -rf --one-file-system "$root"
 }
@@ -44,7 +59,7 @@ mount --bind /dev/pts "$root/dev/pts"
 in_root() { chroot "$root" /usr/bin/env -i "${env_in_root[@]}" bash -c "$1"; }
 
 echo "== make run (until / answers 200)"
-in_root 'cd /srv/uno && setsid make run PORT=8765 > /srv/run.log 2>&1 & echo $! > /srv/run.pid'
+in_root 'cd /srv/uno && make run PORT=8765 > /srv/run.log 2>&1 & echo $! > /srv/run.pid'
 answered=0
 for _ in $(seq 1 900); do
   if in_root 'python3 -c "import urllib.request as u; u.urlopen(\"http://127.0.0.1:8765/\", timeout=2)"' \
@@ -55,7 +70,7 @@ for _ in $(seq 1 900); do
   if ! kill -0 "$(cat "$root/srv/run.pid")" 2>/dev/null; then break; fi
   sleep 1  # a script's poll, not a test: waiting for installs and the first start
 done
-kill -- -"$(cat "$root/srv/run.pid")" 2>/dev/null || true
+stop_inside
 tail -n 20 "$root/srv/run.log"
 if [ "$answered" != 1 ]; then
   echo "FAILED: make run did not answer on a minimal Debian 12" >&2
