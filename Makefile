@@ -8,11 +8,14 @@ PORT   ?= 8000
 
 .PHONY: run test lint bench
 
-$(VENV)/.installed-run: pyproject.toml
+# The Debian packages first (python3-venv makes the venv), then the locked Python packages.
+$(VENV)/.installed-run: requirements/run.txt requirements/uv.txt scripts/system-packages.sh
+	bash scripts/system-packages.sh run
 	PYTHON=$(PYTHON) bash scripts/python-packages.sh
 	touch $@
 
-$(VENV)/.installed-test: pyproject.toml
+$(VENV)/.installed-test: requirements/test.txt requirements/uv.txt scripts/system-packages.sh
+	bash scripts/system-packages.sh
 	PYTHON=$(PYTHON) bash scripts/python-packages.sh test
 	touch $@ $(VENV)/.installed-run
 

@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the app and its tests need, only those missing.
-# WeasyPrint needs Pango; the browser tests drive Debian's chromium-headless-shell (never a downloaded
-# browser); the suite also runs on a throwaway PostgreSQL 15 cluster; gettext compiles the translations.
+# `system-packages.sh run`: what `make run` needs (the venv, make, translations, Pango for WeasyPrint).
+# `system-packages.sh` (test, the default): that, and what the tests need: Debian's
+# chromium-headless-shell for the browser tests (never a downloaded browser), PostgreSQL 15 for the
+# second run, poppler for the PDF checks, Caddy, nginx, openssl and systemd-analyze for the tests of
+# deploy/ (tests/deploy), npm for axe-core (scripts/npm-packages.sh).
 set -euo pipefail
-wanted=(libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core gettext chromium-headless-shell postgresql-15 poppler-utils)
+run=(python3-venv make gettext libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core)
+test=(chromium-headless-shell postgresql-15 poppler-utils caddy nginx openssl curl systemd npm)
+wanted=("${run[@]}")
+[ "${1:-test}" = "run" ] || wanted+=("${test[@]}")
 missing=()
 for pkg in "${wanted[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
@@ -13,5 +19,19 @@ echo "Installing system packages: ${missing[*]}"
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
+# Caddy and nginx are only run by the tests, on loopback ports of their own: their Debian packages
+# would start them as services on port 80 at once. policy-rc.d tells the packages not to start them.
+policy=/usr/sbin/policy-rc.d
+made_policy=0
+if [ ! -e "$policy" ]; then
+  printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null
+  $sudo chmod 755 "$policy"
+  made_policy=1
+fi
+trap 'if [ "$made_policy" = 1 ]; then $sudo rm -f "$policy"; fi' EXIT
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# Nor at the next boot.
+if [ "$made_policy" = 1 ] && command -v systemctl >/dev/null; then
+  $sudo systemctl disable caddy.service nginx.service >/dev/null 2>&1 || true
+fi

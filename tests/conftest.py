@@ -1,6 +1,7 @@
 from pathlib import Path
 
 import pytest
+from django.test import override_settings
 from whitenoise.middleware import WhiteNoiseMiddleware
 
 from tests.factories import RegistrationFactory, TournamentFactory, UserFactory
@@ -39,6 +40,15 @@ def static_files_listed_once():
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(WhiteNoiseMiddleware, "add_files_from_finders", add_files_once)
+        yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def static_root_without_manifest(tmp_path_factory):
+    """Pages name static files as in a checkout (`/static/css/app.css`), also after `make run` wrote
+    hashed copies and their manifest into var/staticfiles (tests/tournament/test_static_files.py
+    collects its own)."""
+    with override_settings(STATIC_ROOT=tmp_path_factory.mktemp("staticfiles")):
         yield
 
 

@@ -877,3 +877,24 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id}: {self.role}"
+
+
+class BackupFile(models.Model):
+    """One backup file in the backups storage (written after a closed round). The list is read from
+    here, not by listing the storage and asking each file's size on every view, and the clean-up
+    (`prune_backups`) keeps a bounded number per tournament by these rows."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="backup_files")
+    name = models.CharField(_("file name"), max_length=200, unique=True)
+    round_number = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
+    written_at = models.DateTimeField(_("written at"))
+    size = models.PositiveBigIntegerField(_("size"))
+
+    class Meta:
+        ordering = ["-written_at", "-name"]
+        indexes = [models.Index(fields=["tournament", "-written_at"], name="backupfile_tournament_newest")]
+        verbose_name = _("backup file")
+        verbose_name_plural = _("backup files")
+
+    def __str__(self) -> str:
+        return self.name

@@ -94,6 +94,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a proxy's probe passes neither the host check nor the HTTPS redirect (tournament/health/).
+    "tournament.health.middleware.HealthMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "tournament.security_headers.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -164,9 +166,21 @@ CAPTAIN_WRONG_TOKEN_WINDOW = int(os.environ.get("CAPTAIN_WRONG_TOKEN_WINDOW", "6
 SIGNUPS_PER_ADDRESS = int(os.environ.get("SIGNUPS_PER_ADDRESS", "200"))
 SIGNUPS_PER_NAME = int(os.environ.get("SIGNUPS_PER_NAME", "3"))
 SIGNUP_WINDOW = int(os.environ.get("SIGNUP_WINDOW", "3600"))
-# The registrant's private link is mailed with this backend (printed to the console by default).
+# The registrant's private link is mailed with this backend (printed to the console by default); with
+# SMTP (EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend) through EMAIL_HOST. The timeout keeps
+# a mail server that does not answer from holding a gunicorn worker until gunicorn kills it: the
+# sign-up is stored either way and its page shows the link.
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "uno-turnier@localhost")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS")  # STARTTLS, usually port 587
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL")  # TLS from the start, usually port 465
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL exclude each other: set one of them.")
+EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "10"))
 # Only behind a reverse proxy of our own, which appends the client's address to X-Forwarded-For
 # (on by default with HTTPS, the proxy set-up of docs/deploy.md).
 TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", HTTPS)
@@ -216,7 +230,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", VAR_DIR / "staticfiles"))
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or VAR_DIR / "staticfiles")
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", VAR_DIR / "media"))
 
@@ -235,15 +249,24 @@ def _storage(prefix: str, default: str) -> dict:
     return {"BACKEND": backend, "OPTIONS": options}
 
 
+# Logos and backups are written readable and folders writable by the group (not by others), so app
+# servers running as different users of one group on a shared folder read and prune each other's files
+# (the setgid bit gives new files the folder's group).
+FILE_UPLOAD_PERMISSIONS = 0o640
+FILE_UPLOAD_DIRECTORY_PERMISSIONS = 0o2770
 # Every closed round writes a full backup of its tournament to the "backups" storage
 # (tournament/backup/services.py): the folder BACKUP_DIR unless BACKUP_STORAGE names another storage.
 BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", VAR_DIR / "backups"))
+# How many backups of each tournament `manage.py prune_backups` keeps (the newest; six rounds an evening).
+BACKUPS_KEPT = int(os.environ.get("BACKUPS_KEPT", "12"))
 STORAGES = {
     # Uploaded logos: MEDIA_ROOT unless MEDIA_STORAGE names another storage.
     "default": _storage("MEDIA", "django.core.files.storage.FileSystemStorage"),
     "backups": _storage("BACKUP", "tournament.storage.BackupFolderStorage"),
+    # Hashed names (collectstatic writes them: `make run` and the server's update steps), so WhiteNoise
+    # sends them with a year's max-age (tournament/storage.py).
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"
+        "BACKEND": "tournament.storage.StaticStorage"
         if not DEBUG
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
-import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -19,6 +17,7 @@ from django.utils import timezone
 
 from tournament.models import (
     AuditEntry,
+    BackupFile,
     Club,
     Payment,
     Player,
@@ -121,52 +120,35 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
 
 # --- Backups written after each round (the "backups" storage) ------------------------------------
 
-BACKUP_NAME = re.compile(
-    r"tournament-(?P<pk>\d+)(?:-round-(?P<round>\d+))?-(?P<when>\d{8}-\d{6}-\d{6})\.json"
-)
+class BackupUnreadable(Exception):
+    """The backup is listed but this app server may not read its file (another user wrote it)."""
 
 
-@dataclass(frozen=True)
-class StoredBackup:
-    """One backup file in the backups storage, as its name says: which round, and when."""
-
-    name: str
-    round_number: int | None
-    written_at: dt.datetime
-    size: int
+def stored_backups(tournament: Tournament) -> list[BackupFile]:
+    """The tournament's backups, newest first, from the database: every app server lists the same, and
+    the storage is not asked for each file's size on every view."""
+    return list(BackupFile.objects.filter(tournament=tournament).order_by("-written_at", "-name"))
 
 
-def stored_backups(tournament: Tournament) -> list[StoredBackup]:
-    """The tournament's backups in the backups storage, newest first: read from the storage every
-    server shares, so a backup written by one app server is listed by every other."""
-    storage = storages["backups"]
-    try:
-        _folders, files = storage.listdir("")
-    except FileNotFoundError:
-        return []  # no round closed yet: the folder is made with the first backup
-    backups = []
-    for name in files:
-        match = BACKUP_NAME.fullmatch(name)
-        if match is None or int(match["pk"]) != tournament.pk:
-            continue
-        written_at = dt.datetime.strptime(match["when"], "%Y%m%d-%H%M%S-%f")
-        backups.append(StoredBackup(
-            name=name,
-            round_number=int(match["round"]) if match["round"] else None,
-            written_at=timezone.make_aware(written_at),
-            size=storage.size(name),
-        ))
-    return sorted(backups, key=lambda backup: (backup.written_at, backup.name), reverse=True)
+def backups_beyond(keep: int) -> list[BackupFile]:
+    """The backups of every tournament older than its `keep` newest."""
+    old: list[BackupFile] = []
+    for tournament_pk in BackupFile.objects.order_by().values_list("tournament_id", flat=True).distinct():
+        newest_first = BackupFile.objects.filter(tournament_id=tournament_pk).order_by("-written_at", "-name")
+        old.extend(newest_first[keep:])
+    return old
 
 
 def open_stored_backup(tournament: Tournament, name: str) -> File | None:
     """The named backup of this tournament opened from the storage, or None: a name that is not one of
-    its backups (another tournament's, a path) is never opened."""
-    match = BACKUP_NAME.fullmatch(name)
-    if match is None or int(match["pk"]) != tournament.pk:
+    its listed backups (another tournament's, a path) is never opened. BackupUnreadable when the file
+    is there but this server may not read it."""
+    if not BackupFile.objects.filter(tournament=tournament, name=name).exists():
         return None
     storage = storages["backups"]
     try:
         return storage.open(name, "rb")
     except FileNotFoundError:
         return None
+    except PermissionError as exc:
+        raise BackupUnreadable(name) from exc

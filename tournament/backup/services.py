@@ -32,6 +32,7 @@ from django.utils.translation import gettext as _
 from engine.seating import PlanKind, StoredPlan
 from engine.text import name_key, person_key
 from tournament.models import (
+    BackupFile,
     Club,
     Organization,
     Player,
@@ -53,7 +54,7 @@ from ..audit.services import audit
 from ..permissions.scopes import own_club
 from ..series.services import series_snapshot
 from .format import SECTIONS, BackupError, check_format, dumps, is_user_fk, section
-from .selectors import export_tournament
+from .selectors import backups_beyond, export_tournament
 from .validation import check_backup
 
 logger = logging.getLogger(__name__)
@@ -307,7 +308,7 @@ def _seating_plan(data: dict[str, Any], registrations: dict[int, int]) -> Stored
 # --- Automatic backups --------------------------------------------------------------------------
 
 def backup_name(tournament: Tournament, round_number: int | None, when: dt.datetime | None = None) -> str:
-    """The file name in the backups storage (selectors.BACKUP_NAME reads it back)."""
+    """The file name in the backups storage (migration 0017 reads names of this form back)."""
     when = timezone.localtime(when or timezone.now())
     round_part = f"-round-{round_number}" if round_number is not None else ""
     return f"tournament-{tournament.pk}{round_part}-{when:%Y%m%d-%H%M%S-%f}.json"
@@ -315,22 +316,59 @@ def backup_name(tournament: Tournament, round_number: int | None, when: dt.datet
 
 def write_backup(tournament: Tournament, round_number: int | None = None) -> str:
     """Write the tournament's backup into the backups storage (settings.STORAGES["backups"]), where
-    every app server lists and serves it; returns its name there.
+    every app server lists and serves it, and its row (`BackupFile`) into the list; returns its name.
 
     In a folder the file is written next to its place and renamed into it, so a crash never leaves half
-    a file and a listing never shows one; other storages (an object store) store a file whole anyway."""
-    name = backup_name(tournament, round_number)
+    a file and a listing never shows one; other storages (an object store) store a file whole anyway.
+    The file gets the storage's permissions (FILE_UPLOAD_PERMISSIONS, as a logo: readable by the group)
+    and a new folder its folder permissions, so app servers of one group read each other's backups."""
+    when = timezone.now()
+    name = backup_name(tournament, round_number, when)
     content = dumps(export_tournament(tournament)).encode("utf-8")
     storage = storages["backups"]
     if not isinstance(storage, FileSystemStorage):
-        return storage.save(name, ContentFile(content, name=name))
-    path = Path(storage.path(name))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(dir=path.parent, delete=False, suffix=".tmp") as f:
-        f.write(content)
-        tmp = Path(f.name)
-    os.replace(tmp, path)
+        name = storage.save(name, ContentFile(content, name=name))
+    else:
+        path = Path(storage.path(name))
+        _make_folder(path.parent, storage.directory_permissions_mode)
+        with tempfile.NamedTemporaryFile(dir=path.parent, delete=False, suffix=".tmp") as f:
+            f.write(content)
+            tmp = Path(f.name)
+        if storage.file_permissions_mode is not None:
+            os.chmod(tmp, storage.file_permissions_mode)
+        os.replace(tmp, path)
+    BackupFile.objects.create(
+        tournament=tournament, name=name, round_number=round_number, written_at=when, size=len(content)
+    )
     return name
+
+
+def _make_folder(folder: Path, mode: int | None) -> None:
+    """The backups folder with the configured mode (FILE_UPLOAD_DIRECTORY_PERMISSIONS), not the umask's."""
+    if folder.is_dir():
+        return
+    if mode is None:
+        folder.mkdir(parents=True, exist_ok=True)
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    os.chmod(folder, mode)  # mkdir's mode passes through the umask and drops the setgid bit
+
+
+def prune_backups(*, keep: int) -> list[str]:
+    """Delete all but the `keep` newest backups of each tournament from the backups storage and the
+    list; returns the names deleted. Every closed round writes one, and nothing else ever deletes them,
+    so a server that runs for years would fill its disk (the weekly timer of deploy/systemd calls this)."""
+    if keep < 1:
+        raise ValidationError(_("At least one backup per tournament is kept."), code="keep_too_small")
+    storage = storages["backups"]
+    deleted = []
+    for old in backups_beyond(keep):
+        storage.delete(old.name)  # a file already gone is no error
+        with transaction.atomic():
+            BackupFile.objects.filter(pk=old.pk).delete()
+        deleted.append(old.name)
+        logger.info("backup deleted: %s", old.name)
+    return deleted
 
 
 def write_after_round_close(round_: Round) -> None:

@@ -17,7 +17,7 @@ from tournament.uploads import UploadLimitMixin
 from ...backup import services as backup
 from ...backup.format import BackupError, dumps
 from ...backup.forms import RestoreForm
-from ...backup.selectors import export_tournament, open_stored_backup, stored_backups
+from ...backup.selectors import BackupUnreadable, export_tournament, open_stored_backup, stored_backups
 
 
 class BackupDownloadView(TournamentOrganizerMixin, View):
@@ -52,7 +52,15 @@ class StoredBackupDownloadView(TournamentOrganizerMixin, View):
     capability = Capability.RESTORE
 
     def get(self, request, *args, **kwargs):
-        stored = open_stored_backup(self.tournament, kwargs["backup_name"])
+        try:
+            stored = open_stored_backup(self.tournament, kwargs["backup_name"])
+        except BackupUnreadable:
+            messages.error(request, _(
+                "This server may not read the backup %(name)s: it was written by an app server running "
+                "as another user. Give the app servers one group and the backups folder to that group "
+                "(docs/deploy.md, section 3)."
+            ) % {"name": kwargs["backup_name"]})
+            return redirect("organizer:backups", tournament_pk=self.tournament.pk)
         if stored is None:
             raise Http404(_("There is no such backup."))
         return FileResponse(
