@@ -11,7 +11,7 @@ from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from engine.text import search_words
+from engine.text import matches, person_sort_key, search_words
 from tournament.models import Registration, Round, Seat, Table, Tournament
 from tournament.players.selectors import registrations
 from tournament.standings.selectors import StandingLine, standings
@@ -26,6 +26,7 @@ class SeatLine:
     club: str
     table: int
     position: int
+    sort_key: tuple = ()
 
 
 def shown_round(tournament: Tournament) -> Round | None:
@@ -42,16 +43,17 @@ def _seat_line(seat: Seat) -> SeatLine:
     return SeatLine(
         name=player.name, sort_name=player.sort_name, club=player.club_name,
         table=seat.table.number, position=seat.position,
+        sort_key=person_sort_key(player.last_name, player.first_name),
     )
 
 
 def seating_alphabetical(round_: Round | None) -> list[SeatLine]:
-    """Who sits where, by last name: what players look for on the projector (one query)."""
+    """Who sits where, by last name in German order: what players look for on the projector (one query)."""
     if round_ is None:
         return []
     seats = Seat.objects.filter(round=round_).select_related("registration__player__club", "table")
     return sorted(
-        (_seat_line(seat) for seat in seats), key=lambda line: (line.sort_name.casefold(), line.table)
+        (_seat_line(seat) for seat in seats), key=lambda line: (line.sort_key, line.table)
     )
 
 
@@ -100,17 +102,18 @@ def live_standings(tournament: Tournament) -> tuple[list[int], list[StandingLine
 
 
 def find_players(tournament: Tournament, query: str, *, limit: int = 12) -> list[Registration]:
-    """Registrations whose first or last name contains every word typed ("anna mül" finds Anna Müller)."""
+    """Registrations whose first or last name holds every word typed, spelling forgiven as at the desk
+    (`engine.text.matches`: "anna mül", "mueller" and "muller" find Anna Müller, "Yilmaz" the Turkish
+    spelling); folded in Python, the same on every database (one query over the evening's players)."""
     words = search_words(query)
     if not words or len(" ".join(words)) < 2:
         return []
-    condition = Q()
-    for word in words:
-        condition &= Q(player__first_name__icontains=word) | Q(player__last_name__icontains=word)
-    return list(
-        registrations(tournament).filter(condition)
-        .order_by("player__last_name", "player__first_name")[:limit]
-    )
+    found = [
+        reg for reg in registrations(tournament)
+        if matches(query, reg.player.first_name, reg.player.last_name)
+    ]
+    found.sort(key=lambda reg: (person_sort_key(reg.player.last_name, reg.player.first_name), reg.pk))
+    return found[:limit]
 
 
 def seats_of(registrations: list[Registration], rounds: list[Round]) -> dict[int, dict[int, SeatLine]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Q, QuerySet
 
+from engine.text import person_sort_key, sort_key
 from tournament.models import Club, Player, Registration, Tournament
 from tournament.organizations.selectors import managed_q
 
@@ -28,19 +29,21 @@ def active_registrations(tournament: Tournament) -> list[Registration]:
 
 def known_players(tournament: Tournament, user) -> list:
     """Players of the earlier tournaments the user manages (their own and their clubs') not yet
-    registered here, by club then name.
+    registered here, by club then name (German order, `engine.text`).
 
     Offered on the players page so a club's member list is typed once and added with one click.
     """
     earlier = Tournament.objects.exclude(pk=tournament.pk)
     if not user.is_superuser:
         earlier = earlier.filter(managed_q(user))
-    return list(
+    players = (
         Player.objects.filter(registrations__tournament__in=earlier)
         .exclude(registrations__tournament=tournament)
         .select_related("club")
         .distinct()
-        .order_by("club__name", "last_name", "first_name")
+    )
+    return sorted(
+        players, key=lambda p: (sort_key(p.club_name), person_sort_key(p.last_name, p.first_name), p.pk)
     )
 
 

@@ -276,3 +276,24 @@ def test_the_door_asks_for_membership_and_keeps_the_answer(door, tournament, sig
     door.post(reverse("organizer:desk_signup", args=[tournament.pk, anna.pk]),
               {"amount": "8", "method": "cash", "paid": "on"})
     assert Registration.objects.get(signup=anna).player.member is False
+
+
+def test_the_desk_finds_a_turkish_name_typed_on_a_german_keyboard(door, tournament, organizer):
+    """"Yilmaz" finds "Yılmaz" (dotless i): otherwise the desk invites a second walk-in of him (#51 item 12)."""
+    RegistrationFactory(tournament=tournament, start_number=3,
+                        player=PlayerFactory(first_name="Emre", last_name="Y\u0131lmaz"))
+    earlier = TournamentFactory(organizers=[organizer], name="Last week")
+    RegistrationFactory(tournament=earlier, start_number=1,
+                        player=PlayerFactory(first_name="Ay\u015fe", last_name="Y\u0131lmaz"))
+    page = door.get(reverse("organizer:desk", args=[tournament.pk]), {"q": "yilmaz"}).content.decode()
+    assert "Y\u0131lmaz, Emre" in page and "Y\u0131lmaz, Ay\u015fe" in page
+
+
+def test_the_desk_lists_names_in_german_order(door, tournament):
+    """DIN 5007-1: Öztürk among the O's, Schäfer before Schröder (#51 item 16)."""
+    for number, last in enumerate(["Zander", "Schröder", "Öztürk", "Schäfer", "Otto"], start=1):
+        RegistrationFactory(tournament=tournament, start_number=number,
+                            player=PlayerFactory(first_name="Kim", last_name=last))
+    page = door.get(reverse("organizer:desk", args=[tournament.pk])).content.decode()
+    order = sorted(["Zander", "Schröder", "Öztürk", "Schäfer", "Otto"], key=lambda n: page.index(f"{n}, Kim"))
+    assert order == ["Otto", "Öztürk", "Schäfer", "Schröder", "Zander"]

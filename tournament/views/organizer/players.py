@@ -9,6 +9,7 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from engine.text import sort_key
 from tournament.models import Player, Registration
 from tournament.permissions import Capability
 from tournament.players.forms import (
@@ -48,7 +49,7 @@ def known_player_groups(tournament, user) -> list[tuple[str, list[Player]]]:
     groups: dict[str, list[Player]] = {}
     for player in known_players(tournament, user):
         groups.setdefault(player.club_name, []).append(player)
-    return sorted(groups.items(), key=lambda item: (item[0] == "", item[0].casefold()))
+    return sorted(groups.items(), key=lambda item: (item[0] == "", sort_key(item[0])))
 
 
 PREVIEW_LINES = 100  # rows and problems the import preview lists; the rest is counted
