@@ -6,6 +6,7 @@ Only names and clubs leave this module for the public: no start numbers, tokens 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Count, Q
 from django.http import Http404
@@ -14,6 +15,7 @@ from django.shortcuts import get_object_or_404
 from engine.text import matches, person_sort_key, search_words
 from tournament.models import Registration, Round, Seat, Table, Tournament
 from tournament.players.selectors import registrations
+from tournament.prizes.selectors import has_prizes, prize_list
 from tournament.standings.selectors import StandingLine, standings
 
 
@@ -138,3 +140,85 @@ def tournament_for_viewer(user, pk: int) -> Tournament:
     if not tournament.public and not tournament.is_organizer(user):
         raise Http404
     return tournament
+
+
+# The projector's columns (also in static/css/projector.css: --rows; no inline style under the CSP).
+ROWS_PER_COLUMN = 15
+STANDINGS_COLUMNS = 2
+TOP_PLACES = 3
+
+
+def columns(items: list[Any], per_column: int, count: int) -> list[list[list[Any]]]:
+    """Split a list into pages of columns: up to `count` lists of at most `per_column` items, a page's
+    items spread evenly over all its columns (23 players: 8, 8, 7, not 15 and 8 with a column empty)."""
+    per_page = per_column * count
+    pages = [items[start:start + per_page] for start in range(0, len(items), per_page)]
+    split = []
+    for page in pages:
+        height = -(-len(page) // count)  # ceiling division
+        split.append([page[c:c + height] for c in range(0, len(page), height)])
+    return split
+
+
+@dataclass
+class RevealLine:
+    name: str
+    club: str
+    total: int
+    amount_cents: int = 0
+    goods: str = ""
+
+
+@dataclass
+class RevealStep:
+    place: int
+    lines: list[RevealLine]
+
+
+def reveal_steps(lines: list[StandingLine], prize_rows: list) -> list[RevealStep]:
+    """The places to announce, last first: every place down to the last one with a prize (or the top
+    three without prizes); players sharing a place share its step."""
+    prizes = {row.start_number: row for row in prize_rows}
+    last = max((row.place for row in prize_rows), default=TOP_PLACES)
+    by_place: dict[int, list[RevealLine]] = {}
+    for line in lines:
+        rank = line.row.rank
+        if rank is None or rank > last:
+            continue
+        prize = prizes.get(line.registration.start_number)
+        by_place.setdefault(rank, []).append(RevealLine(
+            name=line.player.name, club=line.player.club_name, total=line.row.total,
+            amount_cents=prize.amount_cents if prize else 0, goods=prize.goods if prize else "",
+        ))
+    return [RevealStep(place, by_place[place]) for place in sorted(by_place, reverse=True)]
+
+
+@dataclass
+class Reveal:
+    """The prize-giving as every projector and the organizer's page see it: the opening, one step per
+    place, the full table's pages; `current` is the evening's step (`Tournament.reveal_step`), kept
+    within the steps there are."""
+
+    steps: list[RevealStep]
+    pages: list[list[list[StandingLine]]]
+    rounds: list[int]
+    current: int
+
+    @property
+    def count(self) -> int:
+        return 1 + len(self.steps) + len(self.pages)
+
+    @property
+    def current_place(self) -> int | None:
+        """The place shown now; None at the opening and on the full table."""
+        return self.steps[self.current - 1].place if 1 <= self.current <= len(self.steps) else None
+
+
+def reveal(tournament: Tournament) -> Reveal:
+    """The prize-giving over the live standings (the queries of `live_standings` and the prize list)."""
+    rounds, lines = live_standings(tournament)
+    prizes = prize_list(tournament, lines) if lines and has_prizes(tournament) else None
+    steps = reveal_steps(lines, prizes.rows if prizes is not None else [])
+    pages = columns(lines, ROWS_PER_COLUMN, STANDINGS_COLUMNS)
+    count = 1 + len(steps) + len(pages)
+    return Reveal(steps=steps, pages=pages, rounds=rounds, current=min(tournament.reveal_step, count - 1))

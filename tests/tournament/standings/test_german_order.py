@@ -15,14 +15,15 @@ pytestmark = pytest.mark.django_db
 def test_players_sharing_a_place_are_listed_in_german_order(tournament, organizer, client):
     # Created so that the ids' order (the engine's last word) is not the German order.
     regs = [
-        RegistrationFactory(tournament=tournament, start_number=number, status=Registration.Status.CHECKED_IN,
+        RegistrationFactory(tournament=tournament, start_number=number,
+                            status=Registration.Status.CHECKED_IN,
                             player=PlayerFactory(first_name="Kim", last_name=last))
         for number, last in enumerate(["Zander", "Schröder", "Öztürk", "Schäfer"], start=1)
     ]
     round_ = seated_round(tournament, regs, status=Round.Status.OPEN)
     table = round_.tables.get()
-    result_submit(table=table, seats=points_report(table, (0, 10, 10, 10)), source=Submission.Source.ORGANIZER,
-                  user=organizer, confirm_warnings=True)
+    result_submit(table=table, seats=points_report(table, (0, 10, 10, 10)),
+                  source=Submission.Source.ORGANIZER, user=organizer, confirm_warnings=True)
     round_close(round_=round_, user=organizer)
 
     _rounds, lines = standings(tournament)
