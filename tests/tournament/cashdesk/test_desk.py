@@ -279,7 +279,7 @@ def test_the_door_asks_for_membership_and_keeps_the_answer(door, tournament, sig
 
 
 def test_the_desk_finds_a_turkish_name_typed_on_a_german_keyboard(door, tournament, organizer):
-    """"Yilmaz" finds the Turkish spelling (dotless i): else the desk invites a second walk-in (#51 item 12)."""
+    """"Yilmaz" finds the Turkish spelling (dotless i), or the desk invites a second walk-in (#51 item 12)."""
     RegistrationFactory(tournament=tournament, start_number=3,
                         player=PlayerFactory(first_name="Emre", last_name="Y\u0131lmaz"))
     earlier = TournamentFactory(organizers=[organizer], name="Last week")
