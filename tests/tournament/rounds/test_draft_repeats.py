@@ -30,7 +30,7 @@ def marked(html: str) -> dict[str, str]:
     }
 
 
-def test_an_avoidable_repeat_is_marked_at_its_table_with_the_swap_that_avoids_it(organizer_client, tournament):
+def test_an_avoidable_repeat_is_marked_at_its_table_with_the_swap_avoiding_it(organizer_client, tournament):
     p = field(tournament, 8)
     seated_round(tournament, p, number=1, status=Round.Status.CLOSED)  # 1-4 at table 1, 5-8 at table 2
     seated_round(tournament, [p[0], p[1], p[2], p[4], p[3], p[5], p[6], p[7]], number=2,
