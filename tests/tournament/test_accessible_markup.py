@@ -7,7 +7,14 @@ import re
 
 from django.test import Client
 
-from tests.tournament.urlmap import CONTENT_TYPES, FRAGMENTS, POST_ONLY, SPECIAL_GET_STATUS, audience, named_urls
+from tests.tournament.urlmap import (
+    CONTENT_TYPES,
+    FRAGMENTS,
+    POST_ONLY,
+    SPECIAL_GET_STATUS,
+    audience,
+    named_urls,
+)
 
 
 def problems(html: str) -> list[str]:
