@@ -102,8 +102,8 @@ def test_the_public_season_shows_why(client, season):
     assert "Heimlich" not in html
     note = re.search(r'id="private-evenings">([^<]+)<', html).group(1)
     assert note == ("Plätze und Punkte sind die der ganzen Saison. 1 Abend hat keine öffentliche Seite "
-                    "(07.03.): seine Punkte zählen, werden hier aber nicht einzeln gezeigt. 1 Spieler, der nur "
-                    "dort gespielt hat, ist nicht aufgeführt.")
+                    "(07.03.): seine Punkte zählen, werden hier aber nicht einzeln gezeigt. "
+                    "1 Spieler, der nur dort gespielt hat, ist nicht aufgeführt.")
     season_table = re.search(r'<table class="list standings season public-standings".*?</table>', html, re.S)
     rows = re.findall(r"<tr class=\"[^\"]*\">.*?</tr>", season_table.group(), re.S)
     assert len(rows) == 4
