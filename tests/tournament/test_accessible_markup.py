@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import re
 
+from django.conf import settings
 from django.test import Client
 
+from tests.factories import TournamentFactory
 from tests.tournament.urlmap import (
     CONTENT_TYPES,
     FRAGMENTS,
@@ -47,3 +49,47 @@ def test_every_page_names_what_it_points_at(world, organizer_client):
             if page_problems:
                 found[url] = page_problems
     assert found == {}
+
+
+def test_every_page_starts_with_a_skip_link_to_its_content(world, organizer_client):
+    pages = [(organizer_client, f"/{world.tournament.pk}/desk/"), (Client(), "/accounts/login/"),
+             (Client(), f"/p/{world.tournament.pk}/"), (Client(), world.waiting_table.get_captain_url())]
+    for client, url in pages:
+        html = client.get(url).content.decode()
+        body = html.split("<body", 1)[1].split(">", 1)[1]
+        assert re.match(r'\s*<a class="skip-link" href="#main">', body), url
+        assert '<main id="main"' in html, url
+
+
+def test_the_public_sign_up_tells_the_browser_what_each_field_is(db):
+    tournament = TournamentFactory(signup_open=True, public=True)
+    html = Client().get(f"/p/{tournament.pk}/signup/").content.decode()
+    tokens = dict(re.findall(r'<input[^>]*name="([a-z_]+)"[^>]*autocomplete="([a-z-]+)"', html))
+    assert tokens == {
+        "first_name": "given-name", "last_name": "family-name", "club": "organization",
+        "birth_year": "bday-year", "email": "email", "phone": "tel", "website": "off",
+    }
+
+
+def luminance(hex_colour: str) -> float:
+    channels = [int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(one: str, other: str) -> float:
+    high, low = sorted((luminance(one), luminance(other)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_the_focus_ring_stands_out_on_white_and_on_the_page():
+    """WCAG 1.4.11: 3:1 against what it is drawn on (the former #9cc0f5 had 1.86:1 on white)."""
+    css = (settings.BASE_DIR / "static" / "css" / "app.css").read_text()
+    ring = re.search(r"--focus:\s*(#[0-9a-fA-F]{6})", css).group(1)
+    page = re.search(r"--bg:\s*(#[0-9a-fA-F]{6})", css).group(1)
+    assert "#9cc0f5" not in css
+    assert min(contrast(ring, "#ffffff"), contrast(ring, page)) >= 3
+    rules = re.findall(r"([^{}]*:focus[^{}]*)\{([^}]*)\}", css)
+    outline = r"outline:[^;]*(#[0-9a-fA-F]{3,6})"
+    colours = {colour for _selector, body in rules for colour in re.findall(outline, body)}
+    assert colours <= {"#fff", "#ffffff"}  # every other ring is var(--focus)
