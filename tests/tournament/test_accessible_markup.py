@@ -93,3 +93,10 @@ def test_the_focus_ring_stands_out_on_white_and_on_the_page():
     outline = r"outline:[^;]*(#[0-9a-fA-F]{3,6})"
     colours = {colour for _selector, body in rules for colour in re.findall(outline, body)}
     assert colours <= {"#fff", "#ffffff"}  # every other ring is var(--focus)
+
+
+def test_a_player_who_went_out_keeps_readable_controls():
+    """The captain page marked "ist raus" by fading the cards and points to 2.75:1 and 2.15:1."""
+    css = (settings.BASE_DIR / "static" / "css" / "captain.css").read_text()
+    rules = re.findall(r"([^{}]*\.is-out[^{}]*)\{([^}]*)\}", css)
+    assert rules and not any("opacity" in body or "filter" in body for _selector, body in rules)

@@ -2,6 +2,7 @@
 undo that says what it undid, the former door and check-in addresses, the cash report (CSV and PDF)."""
 
 import io
+import re
 
 import pytest
 from django.urls import reverse
@@ -297,3 +298,16 @@ def test_the_desk_lists_names_in_german_order(door, tournament):
     page = door.get(reverse("organizer:desk", args=[tournament.pk])).content.decode()
     order = sorted(["Zander", "Schröder", "Öztürk", "Schäfer", "Otto"], key=lambda n: page.index(f"{n}, Kim"))
     assert order == ["Otto", "Öztürk", "Schäfer", "Schröder", "Zander"]
+
+
+def test_a_walk_in_with_errors_sends_the_focus_to_them(door, tournament):
+    """#51 item 21: the focus went to the search box far above the errors, and nothing was announced."""
+    form = {"first_name": "", "last_name": "Walk", "membership": "member", "amount": "abc", "method": "cash"}
+    html = door.post(reverse("organizer:desk_walk_in", args=[tournament.pk]), form).content.decode()
+    summary = html.split('id="walk-in-errors"', 1)[1].split("</div>", 1)[0]
+    assert 'role="alert"' in summary and "autofocus" in summary
+    assert '<a href="#id_first_name">First name: This field is required.</a>' in summary
+    search = re.search(r'<input type="search"[^>]*>', html).group()
+    assert "autofocus" not in search
+    plain = door.get(reverse("organizer:desk", args=[tournament.pk])).content.decode()
+    assert "autofocus" in re.search(r'<input type="search"[^>]*>', plain).group()
