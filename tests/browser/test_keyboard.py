@@ -143,7 +143,7 @@ def test_the_public_sign_up_by_keyboard(live_server, browser):
         page.keyboard.press("Tab")
     assert focused(page)["name"] == "membership"
     page.keyboard.press("Space")  # the first choice: club member
-    while not (focused(page)["tag"] == "button"):
+    while focused(page)["tag"] != "button":
         page.keyboard.press("Tab")
     page.keyboard.press("Enter")  # sends the form
     page.wait_for_url("**/signup/*/**")
