@@ -357,8 +357,10 @@ def series_standings(
         if placed and len(placed) == len(ranked):
             standings.whole_field.append(category)  # its ranking would repeat the season's: named only
         elif placed:
-            standings.categories[category] = [
+            listed = [
                 (row.rank, row.shared, ranked_by_player[row.player_id]) for row in placed
                 if row.player_id in listed_pks
             ]
+            if listed:  # a category of left-out players only is not shown empty
+                standings.categories[category] = listed
     return standings

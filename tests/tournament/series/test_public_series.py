@@ -80,3 +80,10 @@ def test_a_player_of_an_evening_that_is_not_public_never_shows(client, evening):
     private.public = True
     private.save()
     assert "Heimlich" in client.get(f"/p/{evening.pk}/series/").content.decode()
+
+
+def test_a_category_of_left_out_players_only_is_not_shown_empty(client, evening):
+    newcomer = PlayerFactory(first_name="Neu", last_name="Ling")
+    played_evening(series=evening.series, players=[newcomer], date=datetime.date(2026, 4, 1))
+    data = client.get(f"/p/{evening.pk}/series/").context["data"]
+    assert data.left_out == 1 and all(rows for rows in data.categories.values())
