@@ -56,9 +56,9 @@ def registered_keys(tournament: Tournament) -> set[tuple[str, str]]:
     }
 
 
-def club_names() -> QuerySet:
-    """Every club typed so far, for the club field's suggestions."""
-    return Club.objects.order_by("name").values_list("name", flat=True)
+def club_names() -> list[str]:
+    """Every club typed so far, for the club field's suggestions, in German order (`engine.text`)."""
+    return sorted(Club.objects.values_list("name", flat=True), key=sort_key)
 
 
 def mergeable_players(tournament: Tournament, user):
