@@ -67,18 +67,32 @@ def search_words(raw: str) -> list[str]:
 
 _DIGRAPHS = (("ae", "a"), ("oe", "o"), ("ue", "u"))
 
+# Letters without a Unicode decomposition that a German keyboard types as their plain letter
+# (the dotless i of Turkish names, "Łukasz" typed "Lukasz", "Søren" "Soren").
+_PLAIN_LETTERS = str.maketrans({"\u0131": "i", "\u0142": "l", "\u00f8": "o", "\u0111": "d"})
+
+
+def _letters(text: str) -> str:
+    """Casefolded (ß → ss), compatibility forms and accents dropped, plain letters for the few with no
+    decomposition, spaces collapsed; repeated until nothing changes."""
+    while True:
+        decomposed = unicodedata.normalize("NFKD", text.casefold().translate(_PLAIN_LETTERS))
+        plain = " ".join("".join(ch for ch in decomposed if not unicodedata.combining(ch)).split())
+        if plain == text:
+            return plain
+        text = plain
+
 
 def fold(text: str) -> str:
     """A name as a search compares it: case, accents and German spellings folded the same way for
     what is stored and what is typed ("Müller", "mueller", "MULLER" and "Muller" all fold to
-    "muller"; "Strauß" and "Strauss" to "strauss"), spaces collapsed. The steps repeat until nothing
-    changes, so a folded text folds to itself ("aee" → "ae" → "a"; "℡" → "TEL" → "tel")."""
+    "muller"; "Strauß" and "Strauss" to "strauss"; Turkish dotless i as "i"), spaces collapsed.
+    Forgiving where `name_key` is strict: two names with one `name_key` always fold alike. The steps
+    repeat until nothing changes, so a folded text folds to itself ("aee" → "ae" → "a"; "℡" → "tel")."""
     while True:
-        decomposed = unicodedata.normalize("NFKD", text.casefold())
-        plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+        plain = _letters(text)
         for digraph, letter in _DIGRAPHS:
             plain = plain.replace(digraph, letter)
-        plain = " ".join(plain.split())
         if plain == text:
             return plain
         text = plain
@@ -117,3 +131,16 @@ def person_key(first_name: str, last_name: str) -> str:
     """A person's identity by name (`name_key` of each part): first and last name are kept apart, so
     "Anna Maria" "Schmidt" and "Anna" "Maria Schmidt" stay two keys, as they are two records."""
     return f"{name_key(first_name)}{KEY_SEPARATOR}{name_key(last_name)}"
+
+
+def sort_key(text: str) -> tuple[str, str]:
+    """A text as German lists sort it (DIN 5007-1, the dictionary order): ä as a, ö as o, ü as u, ß as
+    ss, other accents dropped, case ignored, so "Schäfer" comes before "Schröder" and "Öztürk" among
+    the O's. The text itself decides between two that sort alike, so an order never depends on the
+    order rows arrived in."""
+    return _letters(text), text
+
+
+def person_sort_key(last_name: str, first_name: str) -> tuple[tuple[str, str], tuple[str, str]]:
+    """A person as every list of names sorts them: by last name, then first name (`sort_key`)."""
+    return sort_key(last_name), sort_key(first_name)

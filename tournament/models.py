@@ -299,6 +299,8 @@ class Tournament(models.Model):
                     "captains show no standings until you reveal them at the prize-giving."),
     )
     standings_revealed = models.BooleanField(_("standings revealed"), default=False, editable=False)
+    # The prize-giving's step (0: "And the winners are …"): the evening's, so every projector shows it.
+    reveal_step = models.PositiveSmallIntegerField(_("prize-giving step"), default=0, editable=False)
 
     class Meta:
         ordering = ["-date", "name"]

@@ -83,6 +83,7 @@ urlpatterns = [
     ),
     path(T + "standings/", standings.StandingsView.as_view(), name="standings"),
     path(T + "standings/reveal/", standings.StandingsRevealView.as_view(), name="standings_reveal"),
+    path(T + "standings/reveal/step/", standings.RevealStepView.as_view(), name="reveal_step"),
     path(T + "finish/", finish.FinishView.as_view(), name="finish"),
     path(T + "standings/export/", standings.StandingsExportView.as_view(), name="standings_export"),
     path(R + "clock/start/", clock.ClockStartView.as_view(), name="clock_start"),

@@ -77,13 +77,22 @@ one serialiser).
 from __future__ import annotations
 
 from engine.seating.base import Round, SeatingError, SeatingPlayer
-from engine.seating.costs import SeatingReport, lower_bound_repeats, schedule_stats, seating_report
+from engine.seating.costs import (
+    RepeatVerdict,
+    SeatingReport,
+    lower_bound_repeats,
+    repeat_floor,
+    repeat_verdict,
+    schedule_stats,
+    seating_report,
+)
 from engine.seating.plan import plan_schedule, plan_to_follow, seat_following, seat_round
 from engine.seating.stored import PlanKind, StoredPlan
 from engine.seating.tables import TableFill, table_plan
 
 __all__ = [
     "PlanKind",
+    "RepeatVerdict",
     "Round",
     "SeatingError",
     "SeatingPlayer",
@@ -93,6 +102,8 @@ __all__ = [
     "lower_bound_repeats",
     "plan_schedule",
     "plan_to_follow",
+    "repeat_floor",
+    "repeat_verdict",
     "schedule_stats",
     "seat_following",
     "seat_round",

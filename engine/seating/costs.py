@@ -131,3 +131,81 @@ def schedule_stats(rounds: Sequence[Round], preferred: int = 4) -> SeatingReport
         small_table_spread=spread,
         odd_tables=odd,
     )
+
+
+@dataclass(frozen=True)
+class RepeatVerdict:
+    """Whether the repeats of a proposed round could be avoided, as far as the engine can tell.
+
+    `floor`: no seating of these players at tables of these sizes has fewer new repeats (a proof, not a
+    guess: the pairs still unmet, and each player's unmet table-mates, bound it from below);
+    `swap`: two players (a, b) whose exchange between their tables saves `saved` repeats, if any;
+    `unavoidable`: the proposal is at the floor, so no seating does better."""
+
+    repeats: int
+    floor: int
+    swap: tuple[int, int] | None = None
+    saved: int = 0
+
+    @property
+    def unavoidable(self) -> bool:
+        return self.repeats <= self.floor
+
+
+def repeat_floor(history: Sequence[Round], proposal: Round) -> int:
+    """A lower bound on the pairs of `proposal`'s players who meet again in any seating of them at
+    tables of `proposal`'s sizes. Two counts, the larger one holds: a round seats more pairs than there
+    are unmet pairs left; a player whose unmet table-mates are fewer than the seats beside him at the
+    smallest table meets the others again (each such pair counted from both of its players)."""
+    players = sorted(p for table in proposal for p in table)
+    sizes = [len(table) for table in proposal if table]
+    if not sizes:
+        return 0
+    met = _meetings(history)
+    unmet = {p: 0 for p in players}
+    unmet_pairs = 0
+    for i, a in enumerate(players):
+        for b in players[i + 1:]:
+            if not met[(a, b)]:
+                unmet_pairs += 1
+                unmet[a] += 1
+                unmet[b] += 1
+    slots = sum(s * (s - 1) // 2 for s in sizes)
+    beside = min(sizes) - 1
+    short = sum(max(0, beside - unmet[p]) for p in players)
+    return max(0, slots - unmet_pairs, -(-short // 2))
+
+
+def repeat_verdict(history: Sequence[Round], proposal: Round) -> RepeatVerdict:
+    """The proposal's new repeats against `repeat_floor`, and the best single exchange of two players
+    between tables when the proposal is above it (every exchange tried: a few thousand for a hall)."""
+    met = _meetings(history)
+
+    def knows(a: int, b: int) -> int:
+        return 1 if met[(a, b) if a < b else (b, a)] else 0
+
+    tables = [list(table) for table in proposal]
+    repeats = sum(
+        knows(a, b) for table in tables for i, a in enumerate(table) for b in table[i + 1:]
+    )
+    floor = repeat_floor(history, proposal)
+    if repeats <= floor:
+        return RepeatVerdict(repeats=repeats, floor=floor)
+    best: tuple[int, tuple[int, int]] | None = None
+    for ti, first in enumerate(tables):
+        for tj in range(ti + 1, len(tables)):
+            second = tables[tj]
+            for a in first:
+                a_here = sum(knows(a, x) for x in first if x != a)
+                a_there = sum(knows(a, x) for x in second)
+                for b in second:
+                    b_here = sum(knows(b, x) for x in second if x != b)
+                    b_there = sum(knows(b, x) for x in first if x != a)
+                    # a leaves `first` for `second` (without b), b the other way.
+                    saved = a_here + b_here - (a_there - knows(a, b)) - b_there
+                    if saved > 0 and (best is None or saved > best[0]
+                                      or (saved == best[0] and (a, b) < best[1])):
+                        best = (saved, (min(a, b), max(a, b)))
+    if best is None:
+        return RepeatVerdict(repeats=repeats, floor=floor)
+    return RepeatVerdict(repeats=repeats, floor=floor, swap=best[1], saved=best[0])

@@ -61,9 +61,42 @@
     });
   }
 
+  /* A group of picker buttons is one Tab stop (a roving tabindex): the arrow keys, Home and End move
+     inside it, so a keyboard reaches "send" in a few Tabs rather than twenty per player. */
+  function setupRoving(group) {
+    var buttons = Array.prototype.slice.call(group.querySelectorAll("button"));
+    if (!buttons.length) { return; }
+    function current(button) {
+      buttons.forEach(function (other) { other.tabIndex = other === button ? 0 : -1; });
+    }
+    current(buttons[0]);
+    group.addEventListener("focusin", function (event) {
+      if (buttons.indexOf(event.target) >= 0) { current(event.target); }
+    });
+    group.addEventListener("keydown", function (event) {
+      var index = buttons.indexOf(document.activeElement);
+      if (index < 0 || event.altKey || event.ctrlKey || event.metaKey) { return; }
+      var next = null;
+      if (event.key === "ArrowRight" || event.key === "ArrowDown") {
+        next = (index + 1) % buttons.length;
+      } else if (event.key === "ArrowLeft" || event.key === "ArrowUp") {
+        next = (index - 1 + buttons.length) % buttons.length;
+      } else if (event.key === "Home") {
+        next = 0;
+      } else if (event.key === "End") {
+        next = buttons.length - 1;
+      }
+      if (next === null) { return; }
+      event.preventDefault();
+      current(buttons[next]);
+      buttons[next].focus();
+    });
+  }
+
   function setupPlayer(page, player) {
     var input = player.querySelector(".cards-input");
     if (!input) { return; }
+    player.querySelectorAll(".picker [role=group]").forEach(setupRoving);
     var chosenColour = null;  // the colour key pressed: its code, and its letter in the page's language
     var chosenLetter = "";
     // Only the cards field opens the picker: a tap on "Only points and number of cards" or on

@@ -55,14 +55,26 @@ document.addEventListener("securitypolicyviolation", (e) => {
 """
 
 
+# Names and descriptions of fields: axe's "needs review" (incomplete) results of these rules count too,
+# and their violations at any impact (a help text announced nowhere, a label naming another form's field).
+LABEL_RULES = frozenset({
+    "label", "select-name", "aria-input-field-name", "aria-toggle-field-name", "form-field-multiple-labels",
+    "label-title-only", "aria-valid-attr-value", "duplicate-id", "duplicate-id-aria", "duplicate-id-active",
+    "button-name", "input-button-name", "aria-command-name",
+})
+
+
 def axe_problems(page) -> list[str]:
     """axe is in every page of the context (`add_init_script`: through the browser's developer protocol,
     as the page's Content-Security-Policy, no inline script, would refuse a <script> tag)."""
-    result = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
-                           ".map(v => ({id: v.id, impact: v.impact, n: v.nodes.length,"
-                           " targets: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))")
-    return [f"{v['impact']} {v['id']} x{v['n']} ({', '.join(v['targets'])})" for v in result
-            if v["impact"] in ("critical", "serious")]
+    result = page.evaluate(
+        "async () => { const r = await axe.run(document, {resultTypes: ['violations', 'incomplete']});"
+        " const brief = (kind) => (v) => ({kind: kind, id: v.id, impact: v.impact, n: v.nodes.length,"
+        " targets: v.nodes.slice(0, 3).map(n => n.target.join(' '))});"
+        " return r.violations.map(brief('')).concat(r.incomplete.map(brief('needs review: '))); }"
+    )
+    return [f"{v['kind']}{v['impact']} {v['id']} x{v['n']} ({', '.join(v['targets'])})" for v in result
+            if v["id"] in LABEL_RULES or (not v["kind"] and v["impact"] in ("critical", "serious"))]
 
 
 def sideways(page) -> int:

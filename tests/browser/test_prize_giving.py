@@ -1,11 +1,13 @@
 """The prize-giving on the projector in a real browser (docs/rules.md §9): one place per click or key
 press from the last prize place to the winner, then the full table, at 1366x768 and 1920x1080, with the
-longest names a hall brings. Screenshots go to $SHOTS_DIR if set."""
+longest names a hall brings; the step is the evening's, so a second screen follows (#51 item 18).
+Screenshots go to $SHOTS_DIR if set."""
 
 import os
 from pathlib import Path
 
 import pytest
+from django.test import Client
 
 from tests.factories import TournamentFactory, UserFactory, long_named_players, play_round
 from tournament.tournaments.services import standings_reveal
@@ -29,6 +31,20 @@ def evening(transactional_db):
     play_round(tournament, organizer, seed=2)
     standings_reveal(tournament=tournament, user=organizer)
     return tournament
+
+
+def organizer_context(browser, live_server, organizer, **options):
+    """A browser logged in as `organizer`: the screen whose clicker moves the prize-giving."""
+    client = Client()
+    client.force_login(organizer)
+    context = browser.new_context(**options)
+    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
+                          "url": live_server.url}])
+    return context
+
+
+def shown_place(page) -> str | None:
+    return page.locator(VISIBLE).get_attribute("data-place")
 
 
 def shot(page, name: str) -> None:
@@ -61,7 +77,10 @@ def fits(page) -> None:
 
 @pytest.mark.parametrize("width,height", [(1366, 768), (1920, 1080)])
 def test_one_place_per_press_from_the_last_prize_to_the_winner(live_server, browser, evening, width, height):
-    page = browser.new_context(viewport={"width": width, "height": height}, locale="en").new_page()
+    organizer = evening.organizers.get()
+    page = organizer_context(
+        browser, live_server, organizer, viewport={"width": width, "height": height}, locale="en"
+    ).new_page()
     page.goto(f"{live_server.url}/p/{evening.pk}/projector/?show=reveal")
     assert page.locator(VISIBLE).count() == 1
     assert page.locator(f"{VISIBLE}.reveal-start").count() == 1
@@ -72,6 +91,7 @@ def test_one_place_per_press_from_the_last_prize_to_the_winner(live_server, brow
     while True:
         page.keyboard.press("Space" if n % 2 == 0 else "ArrowRight") if n % 3 else page.click("#reveal")
         n += 1
+        page.wait_for_function(f"() => document.querySelector('[data-reveal]').dataset.current === '{n}'")
         step = page.locator(VISIBLE)
         assert step.count() == 1
         fits(page)
@@ -107,14 +127,16 @@ def test_in_german_the_hall_sees_the_silence_then_the_prize_giving(live_server, 
     long_named_players(tournament)
     play_round(tournament, organizer, seed=3)
     play_round(tournament, organizer, seed=4)
-    page = browser.new_context(viewport={"width": 1366, "height": 768}, locale="de-DE").new_page()
+    page = organizer_context(
+        browser, live_server, organizer, viewport={"width": 1366, "height": 768}, locale="de-DE"
+    ).new_page()
     page.goto(f"{live_server.url}/p/{tournament.pk}/projector/?show=standings&every=2")
     assert page.locator("#stage[data-slide='hidden']").count() == 1
     assert "Die letzten Runden werden verdeckt gespielt." in page.inner_text("#stage")
     assert page.locator("[data-total]").count() == 0
     shot(page, "projector-1366x768-hidden-de")
     # The ceremony's address shows nothing either until the organizer reveals.
-    other = page.context.new_page()
+    other = browser.new_context(viewport={"width": 1366, "height": 768}, locale="de-DE").new_page()
     other.goto(f"{live_server.url}/p/{tournament.pk}/projector/?show=reveal")
     assert other.locator("#reveal").count() == 0 and other.locator("[data-total]").count() == 0
     other.close()
@@ -130,3 +152,45 @@ def test_in_german_the_hall_sees_the_silence_then_the_prize_giving(live_server, 
     assert step.inner_text().startswith("Platz 1") and "30,00 €" in step.inner_text()
     fits(page)
     shot(page, "reveal-1366x768-place-1-de")
+
+
+def test_a_second_screen_follows_the_organizers_step(live_server, browser, evening):
+    """Two projector screens nobody is logged in on; the organizer moves the prize-giving from the
+    standings page (a POST) and then from a third screen's clicker: both screens show each step."""
+    screens = []
+    for _ in range(2):
+        screen = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en").new_page()
+        screen.goto(f"{live_server.url}/p/{evening.pk}/projector/?show=reveal")
+        screens.append(screen)
+    # A key on a screen nobody is logged in on moves nothing.
+    screens[1].keyboard.press("Space")
+    assert [shown_place(s) for s in screens] == [None, None]
+    assert all(s.locator(f"{VISIBLE}.reveal-start").count() == 1 for s in screens)
+
+    organizer = evening.organizers.get()
+    desk = organizer_context(browser, live_server, organizer, viewport={"width": 360, "height": 740},
+                             locale="en").new_page()
+    desk.goto(f"{live_server.url}/{evening.pk}/standings/")
+    assert "Every projector shows step 1 of" in desk.inner_text("#reveal-control")
+    shot(desk, "reveal-control-360")
+    desk.click("[data-reveal-next]")
+    assert "Every projector shows step 2 of" in desk.inner_text("#reveal-control")
+    first_place = desk.inner_text("#reveal-control b")
+    for screen in screens:
+        screen.wait_for_function("() => document.querySelector('[data-reveal]').dataset.current === '1'",
+                                 timeout=10000)
+        assert screen.locator(VISIBLE).inner_text().startswith(first_place)
+        assert screen.inner_text("[data-reveal-count]").startswith("2 / ")
+
+    # The organizer's own projector screen: its clicker moves both others too.
+    clicker = organizer_context(browser, live_server, organizer, viewport={"width": 1366, "height": 768},
+                                locale="en").new_page()
+    clicker.goto(f"{live_server.url}/p/{evening.pk}/projector/?show=reveal")
+    assert clicker.locator("[data-reveal]").get_attribute("data-current") == "1"
+    clicker.keyboard.press("ArrowRight")
+    expected = clicker.locator(VISIBLE).get_attribute("data-place")
+    for screen in screens:
+        screen.wait_for_function("() => document.querySelector('[data-reveal]').dataset.current === '2'",
+                                 timeout=10000)
+        assert shown_place(screen) == expected
+    shot(screens[1], "reveal-second-screen-1366x768")

@@ -16,7 +16,9 @@ from engine.text import (
     matches,
     name_key,
     person_key,
+    person_sort_key,
     search_words,
+    sort_key,
 )
 
 CONTROLS = ["\x00", "\x1b", "\x0b", "\x07", "\x0c", "\x7f", "\x85", "\u2028", "\u202e", "\ufffe"]
@@ -170,3 +172,74 @@ def test_a_key_never_holds_the_separator_or_surrounding_space(first, last):
     key = name_key(first)
     assert KEY_SEPARATOR not in key and key == key.strip()
     assert person_key(first, last).split(KEY_SEPARATOR) == [name_key(first), name_key(last)]
+
+
+# -- search forgives spelling, sorting follows German rules (#51 items 12, 16) -------------------------
+
+# Letters a German name list meets: plain, umlauts, ß, accented and the Turkish/Polish/Nordic letters.
+NAME_LETTERS = st.sampled_from(list("aeiouyAEIOUYmlrszcnkgt äöüÄÖÜßẞéèçÇşŞğ\u0131İłŁøØđ-"))
+NAMES = st.text(NAME_LETTERS, max_size=16)
+
+
+@pytest.mark.parametrize(
+    ("typed", "stored"),
+    [("mueller", "Müller"), ("muller", "Müller"), ("Schafer", "Schäfer"), ("Weiss", "Weiß"),
+     ("Yilmaz", "Y\u0131lmaz"), ("yilmaz", "YILMAZ"), ("Lukasz", "Łukasz"), ("Soren", "Søren")],
+)
+def test_search_finds_the_ways_a_name_is_typed(typed, stored):
+    assert matches(typed, "", stored)
+
+
+@given(NAMES, NAMES)
+def test_names_identity_calls_one_are_found_by_each_other(one, other):
+    """Search is never stricter than identity: whoever is "the same person" is found by either spelling."""
+    if name_key(one) == name_key(other):
+        assert fold(one) == fold(other)
+
+
+@given(NAMES)
+def test_fold_is_a_function_of_the_identity_key(name):
+    assert fold(name_key(name)) == fold(name)
+
+
+@given(NAMES)
+def test_a_name_finds_itself_and_its_spellings(name):
+    assert fold(name) in fold(name)
+    spelled = name.replace("ä", "ae").replace("ö", "oe").replace("ü", "ue").replace("ß", "ss")
+    if search_words(name):
+        assert matches(spelled, name)
+
+
+def test_identity_stays_strict_where_search_forgives():
+    assert fold("Michael") == fold("Michal")
+    assert name_key("Michael") != name_key("Michal")
+
+
+def test_german_list_order_din_5007_1():
+    names = ["Schröder", "Zander", "Öztürk", "Schäfer", "Otto", "Müller", "Mueller", "Weiß", "Weise", "abel"]
+    assert sorted(names, key=sort_key) == [
+        "abel", "Mueller", "Müller", "Otto", "Öztürk", "Schäfer", "Schröder", "Weise", "Weiß", "Zander",
+    ]
+
+
+def test_people_sort_by_last_then_first_name():
+    people = [("Öztürk", "Zeynep"), ("Schröder", "Anna"), ("Schäfer", "Ben"), ("Schäfer", "Ärne")]
+    assert sorted(people, key=lambda p: person_sort_key(*p)) == [
+        ("Öztürk", "Zeynep"), ("Schäfer", "Ärne"), ("Schäfer", "Ben"), ("Schröder", "Anna"),
+    ]
+
+
+@given(NAMES, NAMES)
+def test_sort_key_orders_umlauts_as_their_base_letter(one, other):
+    """DIN 5007-1: replacing ä/ö/ü by a/o/u and ß by ss never changes which of two names comes first,
+    unless the two become equal."""
+    def plain(text: str) -> str:
+        return text.translate(str.maketrans({"ä": "a", "ö": "o", "ü": "u", "Ä": "A", "Ö": "O", "Ü": "U"})
+                              ).replace("ß", "ss").replace("ẞ", "SS")
+    if sort_key(plain(one))[0] != sort_key(plain(other))[0]:
+        assert (sort_key(one) < sort_key(other)) == (sort_key(plain(one)) < sort_key(plain(other)))
+
+
+@given(st.lists(NAMES, max_size=8))
+def test_sorting_is_total_and_independent_of_arrival(names):
+    assert sorted(names, key=sort_key) == sorted(reversed(names), key=sort_key)

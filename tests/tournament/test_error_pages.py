@@ -27,7 +27,8 @@ def suspicious(request):
 urlpatterns = [path("test-boom/", boom), path("test-suspicious/", suspicious), *app_urlpatterns]
 
 LAYOUT = ('<link rel="stylesheet" href="/static/css/app.css">', '<header class="topbar">',
-          '<span class="brand-card">UNO</span> Turnier</a>', '<main class="container">')
+          '<span class="brand-card">UNO</span> Turnier</a>',
+          '<main id="main" tabindex="-1" class="container">', '<a class="skip-link" href="#main">')
 
 
 @pytest.fixture(autouse=True)

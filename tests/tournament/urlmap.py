@@ -72,6 +72,7 @@ POST_ONLY = {
     "organizer:teams_separate",
     "captain:check",
     "organizer:standings_reveal",
+    "organizer:reveal_step",
     "account_reset_link",
     "organizer:person_add",
     "organizer:person_remove",

@@ -59,6 +59,7 @@ class AuditAction(models.TextChoices):
     RESULT_DISPUTE = "result_dispute", _("result disputed at the table")
     DISPUTE_RESOLVE = "dispute_resolve", _("dispute resolved")
     STANDINGS_REVEAL = "standings_reveal", _("standings revealed")
+    REVEAL_STEP = "reveal_step", _("prize-giving moved on")
     ACCOUNT_PASSWORD_CHANGE = "account_password_change", _("password changed")
     ACCOUNT_RESET_LINK = "account_reset_link", _("password reset link made")
     ACCOUNT_PASSWORD_RESET = "account_password_reset", _("password set by a reset link")

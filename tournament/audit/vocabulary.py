@@ -226,6 +226,7 @@ VOCABULARIES: dict[str, Vocabulary] = {
         "cash_note", cash_float_cents=Show.MONEY, cash_counted_cents=Show.MONEY
     )),
     A.STANDINGS_REVEAL: _tournament(_keys("standings_revealed")),
+    A.REVEAL_STEP: _tournament(_keys("reveal_step")),
     A.SEATING_PLAN: Vocabulary((Tournament,), keys=_keys(
         "sizes", "seed", players=Show.REGISTRATIONS, rounds=Show.PLAN, tables=Show.SEATING
     ), registration_ids=True),

@@ -9,7 +9,7 @@ from django.db.models import Count, Q, Sum
 
 from engine.numbers import parse_natural
 from engine.prizes import euros
-from engine.text import fold, matches, person_key, search_words
+from engine.text import matches, person_key, person_sort_key, search_words
 from tournament.models import Payment, PrizeHandover, Registration, Signup, Tournament
 
 from ..players.selectors import known_players
@@ -167,7 +167,9 @@ def desk(tournament: Tournament, query: str = "", *, limit: int = 60) -> Desk:
                 if matches(query, p.first_name, p.last_name, p.club_name)
                 and p.name_key not in taken
             ]
-    lines.sort(key=lambda line: (DESK_ORDER.index(line.kind), fold(line.last_name), fold(line.first_name)))
+    lines.sort(key=lambda line: (
+        DESK_ORDER.index(line.kind), person_sort_key(line.last_name, line.first_name)
+    ))
     return Desk(lines=lines[:limit], **figures)
 
 

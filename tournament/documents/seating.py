@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 
+from engine.text import person_sort_key
 from tournament.documents.typography import html_to_pdf
 from tournament.models import Round
 from tournament.rounds.selectors import round_tables
@@ -19,6 +20,7 @@ class SeatingLine:
     start_number: int
     table: int
     seat: int
+    sort_key: tuple = ()
 
 
 def seating_lines(round_: Round) -> list[SeatingLine]:
@@ -29,11 +31,13 @@ def seating_lines(round_: Round) -> list[SeatingLine]:
             start_number=seat.registration.start_number,
             table=table.number,
             seat=seat.position,
+            sort_key=person_sort_key(seat.registration.player.last_name, seat.registration.player.first_name),
         )
         for table in round_tables(round_, with_results=False)
         for seat in table.seats.all()
     ]
-    return sorted(lines, key=lambda line: (line.sort_name.casefold(), line.start_number))
+    # The wall list a player looks for their name on: German order (Schäfer before Schröder).
+    return sorted(lines, key=lambda line: (line.sort_key, line.start_number))
 
 
 def seating_pdf(round_: Round, *, request: HttpRequest | None = None) -> bytes:

@@ -6,15 +6,17 @@ Only names and clubs leave this module for the public: no start numbers, tokens 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from engine.text import search_words
+from engine.text import matches, person_sort_key, search_words
 from tournament.models import Registration, Round, Seat, Table, Tournament
 from tournament.permissions import organizes
 from tournament.players.selectors import registrations
+from tournament.prizes.selectors import has_prizes, prize_list
 from tournament.standings.selectors import StandingLine, standings
 
 
@@ -27,6 +29,7 @@ class SeatLine:
     club: str
     table: int
     position: int
+    sort_key: tuple = ()
 
 
 def shown_round(tournament: Tournament) -> Round | None:
@@ -43,16 +46,17 @@ def _seat_line(seat: Seat) -> SeatLine:
     return SeatLine(
         name=player.name, sort_name=player.sort_name, club=player.club_name,
         table=seat.table.number, position=seat.position,
+        sort_key=person_sort_key(player.last_name, player.first_name),
     )
 
 
 def seating_alphabetical(round_: Round | None) -> list[SeatLine]:
-    """Who sits where, by last name: what players look for on the projector (one query)."""
+    """Who sits where, by last name in German order: what players look for on the projector (one query)."""
     if round_ is None:
         return []
     seats = Seat.objects.filter(round=round_).select_related("registration__player__club", "table")
     return sorted(
-        (_seat_line(seat) for seat in seats), key=lambda line: (line.sort_name.casefold(), line.table)
+        (_seat_line(seat) for seat in seats), key=lambda line: (line.sort_key, line.table)
     )
 
 
@@ -101,17 +105,18 @@ def live_standings(tournament: Tournament) -> tuple[list[int], list[StandingLine
 
 
 def find_players(tournament: Tournament, query: str, *, limit: int = 12) -> list[Registration]:
-    """Registrations whose first or last name contains every word typed ("anna mül" finds Anna Müller)."""
+    """Registrations whose first or last name holds every word typed, spelling forgiven as at the desk
+    (`engine.text.matches`: "anna mül", "mueller" and "muller" find Anna Müller, "Yilmaz" the Turkish
+    spelling); folded in Python, the same on every database (one query over the evening's players)."""
     words = search_words(query)
     if not words or len(" ".join(words)) < 2:
         return []
-    condition = Q()
-    for word in words:
-        condition &= Q(player__first_name__icontains=word) | Q(player__last_name__icontains=word)
-    return list(
-        registrations(tournament).filter(condition)
-        .order_by("player__last_name", "player__first_name")[:limit]
-    )
+    found = [
+        reg for reg in registrations(tournament)
+        if matches(query, reg.player.first_name, reg.player.last_name)
+    ]
+    found.sort(key=lambda reg: (person_sort_key(reg.player.last_name, reg.player.first_name), reg.pk))
+    return found[:limit]
 
 
 def seats_of(registrations: list[Registration], rounds: list[Round]) -> dict[int, dict[int, SeatLine]]:
@@ -136,3 +141,85 @@ def tournament_for_viewer(user, pk: int) -> Tournament:
     if not tournament.public and not organizes(user, tournament):
         raise Http404
     return tournament
+
+
+# The projector's columns (also in static/css/projector.css: --rows; no inline style under the CSP).
+ROWS_PER_COLUMN = 15
+STANDINGS_COLUMNS = 2
+TOP_PLACES = 3
+
+
+def columns(items: list[Any], per_column: int, count: int) -> list[list[list[Any]]]:
+    """Split a list into pages of columns: up to `count` lists of at most `per_column` items, a page's
+    items spread evenly over all its columns (23 players: 8, 8, 7, not 15 and 8 with a column empty)."""
+    per_page = per_column * count
+    pages = [items[start:start + per_page] for start in range(0, len(items), per_page)]
+    split = []
+    for page in pages:
+        height = -(-len(page) // count)  # ceiling division
+        split.append([page[c:c + height] for c in range(0, len(page), height)])
+    return split
+
+
+@dataclass
+class RevealLine:
+    name: str
+    club: str
+    total: int
+    amount_cents: int = 0
+    goods: str = ""
+
+
+@dataclass
+class RevealStep:
+    place: int
+    lines: list[RevealLine]
+
+
+def reveal_steps(lines: list[StandingLine], prize_rows: list) -> list[RevealStep]:
+    """The places to announce, last first: every place down to the last one with a prize (or the top
+    three without prizes); players sharing a place share its step."""
+    prizes = {row.start_number: row for row in prize_rows}
+    last = max((row.place for row in prize_rows), default=TOP_PLACES)
+    by_place: dict[int, list[RevealLine]] = {}
+    for line in lines:
+        rank = line.row.rank
+        if rank is None or rank > last:
+            continue
+        prize = prizes.get(line.registration.start_number)
+        by_place.setdefault(rank, []).append(RevealLine(
+            name=line.player.name, club=line.player.club_name, total=line.row.total,
+            amount_cents=prize.amount_cents if prize else 0, goods=prize.goods if prize else "",
+        ))
+    return [RevealStep(place, by_place[place]) for place in sorted(by_place, reverse=True)]
+
+
+@dataclass
+class Reveal:
+    """The prize-giving as every projector and the organizer's page see it: the opening, one step per
+    place, the full table's pages; `current` is the evening's step (`Tournament.reveal_step`), kept
+    within the steps there are."""
+
+    steps: list[RevealStep]
+    pages: list[list[list[StandingLine]]]
+    rounds: list[int]
+    current: int
+
+    @property
+    def count(self) -> int:
+        return 1 + len(self.steps) + len(self.pages)
+
+    @property
+    def current_place(self) -> int | None:
+        """The place shown now; None at the opening and on the full table."""
+        return self.steps[self.current - 1].place if 1 <= self.current <= len(self.steps) else None
+
+
+def reveal(tournament: Tournament) -> Reveal:
+    """The prize-giving over the live standings (the queries of `live_standings` and the prize list)."""
+    rounds, lines = live_standings(tournament)
+    prizes = prize_list(tournament, lines) if lines and has_prizes(tournament) else None
+    steps = reveal_steps(lines, prizes.rows if prizes is not None else [])
+    pages = columns(lines, ROWS_PER_COLUMN, STANDINGS_COLUMNS)
+    count = 1 + len(steps) + len(pages)
+    return Reveal(steps=steps, pages=pages, rounds=rounds, current=min(tournament.reveal_step, count - 1))

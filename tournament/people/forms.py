@@ -25,7 +25,15 @@ class PersonAddForm(forms.Form):
 
 
 class InvitationForm(forms.Form):
-    role = forms.ChoiceField(label=_("Role"), choices=ROLE_CHOICES, initial=Role.HELPER.value)
+    """On the people page beside `PersonAddForm`: ids of its own (`id_invitation_role`), so each label
+    names its own select, and a label of its own for a screen reader's list of fields."""
+
+    role = forms.ChoiceField(label=_("Role of the invited person"), choices=ROLE_CHOICES,
+                             initial=Role.HELPER.value)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "id_invitation_%s")
+        super().__init__(*args, **kwargs)
 
 
 class AccountForm(forms.Form):

@@ -8,6 +8,7 @@ from django import forms
 from django.core import signing
 from django.utils.translation import gettext_lazy as _
 
+from engine.text import person_sort_key
 from tournament.fields import DateField, NumberField, RecordChoiceField, RecordsChoiceField, TextField
 from tournament.models import Player
 from tournament.players.imports import ImportRow
@@ -195,9 +196,13 @@ class PlayerMergeForm(forms.Form):
 
     def __init__(self, *args: Any, players, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # Listed in German order (engine.text), not by the database's collation.
+        ordered = sorted(players, key=lambda p: (person_sort_key(p.last_name, p.first_name), p.pk))
         for name in ("keep", "duplicate"):
-            self.fields[name].queryset = players
-            self.fields[name].label_from_instance = merge_label
+            field = self.fields[name]
+            field.queryset = players
+            field.label_from_instance = merge_label
+            field.choices = [("", field.empty_label)] + [(p.pk, merge_label(p)) for p in ordered]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

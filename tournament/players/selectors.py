@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Q, QuerySet
 
+from engine.text import person_sort_key, sort_key
 from tournament.models import Player, Registration, Tournament
 from tournament.permissions.scopes import owner_clubs, owner_players, owner_tournaments
 
@@ -28,8 +29,8 @@ def active_registrations(tournament: Tournament) -> list[Registration]:
 
 def known_players(tournament: Tournament) -> QuerySet[Player]:
     """The owner's player records (`permissions.scopes.owner_players`) who played one of the owner's
-    earlier evenings and are not registered here, by club then name: the same for whoever of the
-    evening's team asks (the players page, the desk).
+    earlier evenings and are not registered here: the same for whoever of the evening's team asks (the
+    players page, the desk; `known_players_listed` in the pages' order).
 
     Offered on the players page and at the desk so a club's member list is typed once and added with
     one click; the known player's id in a request is looked up in this queryset, so no other record can
@@ -41,7 +42,14 @@ def known_players(tournament: Tournament) -> QuerySet[Player]:
         .filter(pk__in=Player.objects.filter(registrations__tournament__in=earlier).values("pk"))
         .exclude(registrations__tournament=tournament)
         .select_related("club")
-        .order_by("club__name", "last_name", "first_name", "pk")
+    )
+
+
+def known_players_listed(tournament: Tournament) -> list[Player]:
+    """The known players as the pages list them: by club, then name, in German order."""
+    return sorted(
+        known_players(tournament),
+        key=lambda p: (sort_key(p.club_name), person_sort_key(p.last_name, p.first_name), p.pk),
     )
 
 
@@ -54,10 +62,10 @@ def registered_keys(tournament: Tournament) -> set[tuple[str, str]]:
     }
 
 
-def club_names(tournament: Tournament) -> QuerySet:
+def club_names(tournament: Tournament) -> list[str]:
     """The clubs the owner's players play for, for the club field's suggestions (never another
-    club's)."""
-    return owner_clubs(tournament).order_by("name").values_list("name", flat=True)
+    club's), in German order (`engine.text`)."""
+    return sorted(owner_clubs(tournament).values_list("name", flat=True), key=sort_key)
 
 
 def mergeable_players(tournament: Tournament) -> QuerySet[Player]:

@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from engine.text import person_sort_key
 from tournament.fields import NumberField, RecordChoiceField
 from tournament.models import Seat
 
@@ -21,12 +22,22 @@ class SwapForm(forms.Form):
 
     def __init__(self, *args: Any, seats, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # The database sorts "Ö" after "Z"; the list sorts as a German reader looks (engine.text).
+        ordered = sorted(
+            seats, key=lambda seat: (
+                person_sort_key(seat.registration.player.last_name, seat.registration.player.first_name),
+                seat.pk,
+            )
+        )
         for name in ("first", "second"):
             field = self.fields[name]
             field.queryset = seats
             field.label_from_instance = lambda seat: (
                 f"{seat.registration.player.name} ({_('table')} {seat.table.number})"
             )
+            field.choices = [("", field.empty_label)] + [
+                (seat.pk, field.label_from_instance(seat)) for seat in ordered
+            ]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -218,12 +218,8 @@ def round_overview(tournament: Tournament) -> list[RoundLine]:
 
 
 def seats_by_name(round_: Round) -> QuerySet[Seat]:
-    """The round's seats by player name, for choosing two players to swap."""
-    return (
-        Seat.objects.filter(round=round_)
-        .select_related("registration__player", "table")
-        .order_by("registration__player__last_name", "registration__player__first_name")
-    )
+    """The round's seats, for choosing two players to swap (`SwapForm` lists them by German order)."""
+    return Seat.objects.filter(round=round_).select_related("registration__player", "table")
 
 
 def has_later_round(round_: Round) -> bool:

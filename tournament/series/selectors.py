@@ -129,6 +129,18 @@ class SeriesStandings:
     # Evenings whose points are in but which are not finished (docs/rules.md §3): their points may change.
     running: list[Tournament] = field(default_factory=list)
     rule: SeasonRule = field(default_factory=SeasonRule)
+    # The public season (`public_only`): the evenings without a public page, counted but not shown one by
+    # one, and how many players, who played only those, are not listed.
+    private: list[Tournament] = field(default_factory=list)
+    left_out: int = 0
+
+    @property
+    def private_pks(self) -> set[int]:
+        return {evening.pk for evening in self.private}
+
+    @property
+    def shown_evenings(self) -> list[Tournament]:
+        return [evening for evening in self.evenings if evening.pk not in self.private_pks]
 
     @property
     def shows_bonus(self) -> bool:
@@ -276,10 +288,12 @@ def series_standings(
     """The season, club and category rankings of a series: five queries for any size (the evenings,
     their closed rounds, the registrations, the confirmed entries, the players with their clubs).
 
-    `public_only`: the season of the evenings whose public page is switched on, and nothing of the
-    others (the public season page: what an evening's organizers did not make public stays private);
-    `also`: and this evening too (its organizers' preview)."""
-    evenings = series_evenings(series, public_only=public_only, also=also)
+    `public_only`: the public season page. Its places and points are the season's, the same as on the
+    organizer's page and the PDF (one rule, one set of figures), but of the evenings whose public page is
+    off (`private`) nothing is shown one by one, and a player who played only those is not listed
+    (`left_out`); the page says both. `also`: this evening counts as public (its organizers' preview)."""
+    evenings = series_evenings(series)
+    shown = {evening.pk for evening in evenings if evening.public or evening.pk == also}
     rule = season_rule(series)
     results, _regs, running = (
         evening_results(evenings, public_only=public_only) if evenings else ([], {}, [])
@@ -321,11 +335,21 @@ def series_standings(
             bonus_points=bonus, deduction_points=deduction, minus=minus, season=season,
             results=tuple(by_player[row.player_id]),
         ))
+    private = [evening for evening in evenings if evening.pk not in shown] if public_only else []
+    season_lines = lines
+    if private:
+        listed = [line for line in lines if any(result.evening in shown for result in line.results)]
+        left_out, lines = len(lines) - len(listed), listed
+    else:
+        left_out = 0
     standings = SeriesStandings(
         series=series, evenings=evenings, lines=lines, clubs=[],
         rule_text=describe_rule(rule, evenings=len(evenings)), running=running, rule=rule,
+        private=private, left_out=left_out,
     )
-    ranked = [line for line in lines if line.row.ranked]
+    # The category rankings over the whole season (its figures), listing only who is listed.
+    ranked = [line for line in season_lines if line.row.ranked]
+    listed_pks = {line.player.pk for line in lines}
     clubs = {player.club_id: player.club for player in players.values() if player.club_id}
     standings.clubs = [
         (group, clubs[group.group_id])
@@ -342,7 +366,10 @@ def series_standings(
         if placed and len(placed) == len(ranked):
             standings.whole_field.append(category)  # its ranking would repeat the season's: named only
         elif placed:
-            standings.categories[category] = [
+            listed = [
                 (row.rank, row.shared, ranked_by_player[row.player_id]) for row in placed
+                if row.player_id in listed_pks
             ]
+            if listed:  # a category of left-out players only is not shown empty
+                standings.categories[category] = listed
     return standings

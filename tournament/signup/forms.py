@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from django import forms
 from django.utils import timezone
@@ -27,6 +28,18 @@ class SignupForm(forms.Form):
     membership = MembershipField(label=_("Are you a member of the organizing club?"))
     # Hidden from people by CSS; a bot filling every field gives itself away.
     website = TextField(label=_("Leave this field empty"), required=False, max_length=200)
+
+    # What the browser may fill in (WCAG 1.3.5); never the honeypot.
+    AUTOCOMPLETE = {
+        "first_name": "given-name", "last_name": "family-name", "club": "organization",
+        "birth_year": "bday-year", "email": "email", "phone": "tel", "website": "off",
+    }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, token in self.AUTOCOMPLETE.items():
+            self.fields[name].widget.attrs["autocomplete"] = token
+        self.fields["phone"].widget.attrs.setdefault("inputmode", "tel")
 
     def clean_first_name(self):
         value = " ".join(self.cleaned_data["first_name"].split())

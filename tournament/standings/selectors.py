@@ -28,6 +28,7 @@ from engine.standings import (
     StandingsSettings,
     compute_standings,
 )
+from engine.text import person_sort_key
 from tournament.models import Club, Registration, Round, Series, SubmissionEntry, Team, Tournament
 
 from ..players.selectors import registrations
@@ -111,7 +112,14 @@ def standings(
     rows = compute_standings(
         list(regs), confirmed_results(tournament, rounds), rounds, standings_settings(tournament)
     )
-    return rounds, [StandingLine(row=row, registration=regs[row.player_id]) for row in rows]
+    lines = [StandingLine(row=row, registration=regs[row.player_id]) for row in rows]
+    return rounds, sorted(lines, key=_place_then_name)
+
+
+def _place_then_name(line: StandingLine) -> tuple:
+    """Players sharing a place are listed by name in German order (`engine.text`), not by id."""
+    player = line.registration.player
+    return line.row.rank, person_sort_key(player.last_name, player.first_name), line.row.player_id
 
 
 def tournament_finished(

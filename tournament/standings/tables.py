@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from engine.standings import TIEBREAKS
+from engine.text import person_sort_key, sort_key
 from tournament.models import Tournament
 
 from . import selectors
@@ -46,6 +47,8 @@ def standings_data(tournament: Tournament, *, after_round: int | None = None) ->
             "start_number": line.registration.start_number,
             "name": player.name,
             "sort_name": player.sort_name,
+            # German order (engine.text): the name column's sort, and the order within a shared place.
+            "name_order": person_sort_key(player.last_name, player.first_name),
             "club": player.club_name,
             "total": row.total,
             "rounds_won": row.rounds_won,
@@ -60,7 +63,7 @@ def standings_data(tournament: Tournament, *, after_round: int | None = None) ->
         for key in tiebreak_keys:
             data[f"tb_{key}"] = row.tiebreak_values.get(key)
         rows.append(data)
-    clubs = sorted({row["club"] for row in rows if row["club"]}, key=str.casefold)
+    clubs = sorted({row["club"] for row in rows if row["club"]}, key=sort_key)
     return StandingsData(rounds=rounds, rows=rows, tiebreaks=tiebreak_keys, clubs=clubs, lines=lines)
 
 
@@ -111,13 +114,13 @@ class StandingsTable(tables.Table):
 
     rank = RankColumn(verbose_name=gettext_lazy("Place"), attrs={"td": {"class": "num rank"}})
     start_number = tables.Column(verbose_name=gettext_lazy("No."), attrs={"td": {"class": "num"}})
-    name = NameColumn(verbose_name=gettext_lazy("Name"), order_by=("sort_name",))
+    name = NameColumn(verbose_name=gettext_lazy("Name"), order_by=("name_order",))
     club = tables.Column(verbose_name=gettext_lazy("Club"), default="")
 
     class Meta:
         template_name = "django_tables2/table.html"
         attrs = {"class": "list standings"}
-        order_by = ("rank", "start_number")
+        order_by = ("rank", "name_order")
         row_attrs = {"class": lambda record: "incomplete" if not record["complete"] else ""}
 
     def __init__(self, data: StandingsData, rows: list[dict[str, Any]], **kwargs: Any) -> None:

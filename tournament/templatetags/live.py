@@ -55,3 +55,11 @@ def head(rows, count):
 def signed(value: int) -> str:
     """A season's bonus or deduction as it changes the score: '+6', '0', or a minus sign and the number."""
     return signed_text(value)
+
+
+@register.filter
+def evening_dates(evenings) -> str:
+    """Evenings by their dates, as the season table heads them: '12.10., 09.11.'."""
+    from django.utils.dateformat import format as date_format
+
+    return ", ".join(date_format(evening.date, "d.m.") for evening in evenings)

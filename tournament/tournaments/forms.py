@@ -205,3 +205,16 @@ class LogoForm(forms.ModelForm):
         elif not data.get("logo") and "logo" not in self.errors:
             self.add_error("logo", forms.ValidationError(_("Choose an image file."), code="required"))
         return data
+
+
+# More steps than any prize-giving has (the opening, a place each, the table's pages).
+MAX_REVEAL_STEP = 999
+
+
+class RevealStepForm(forms.Form):
+    """The prize-giving's step the organizer moves to: the step itself, not "next", so a double tap or
+    two clickers at once land on the same step instead of skipping a place."""
+
+    step = NumberField(label=_("Prize-giving step"), min_value=0, max_value=MAX_REVEAL_STEP)
+    # The organizer's page the button was on, to return to it.
+    page = forms.ChoiceField(required=False, choices=[("standings", "standings"), ("finish", "finish")])

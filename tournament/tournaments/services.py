@@ -12,6 +12,7 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournament.live.selectors import reveal
 from tournament.models import Submission, Tournament
 from tournament.permissions import Capability, require
 
@@ -93,10 +94,36 @@ def standings_reveal(*, tournament: Tournament, user) -> Tournament:
     if locked.standings_revealed:
         return locked
     locked.standings_revealed = True
-    locked.save(update_fields=["standings_revealed"])
+    locked.reveal_step = 0  # a rehearsal's step does not skip the hall's opening
+    locked.save(update_fields=["standings_revealed", "reveal_step"])
     audit(
         tournament=locked, user=user, action=AuditAction.STANDINGS_REVEAL,
         before={"standings_revealed": False}, after={"standings_revealed": True},
+    )
+    return locked
+
+
+@transaction.atomic
+def reveal_step_set(*, tournament: Tournament, user, step: int) -> Tournament:
+    """Move the prize-giving to `step` for every projector at once: the step is the evening's, stored,
+    so a second screen shows what the first shows. Setting the step it is at changes nothing."""
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    require(user, locked, Capability.SETTINGS)
+    count = reveal(locked).count
+    if not 0 <= step < count:
+        raise ValidationError(
+            _("The prize-giving has no step %(step)s (it has %(count)s).")
+            % {"step": step + 1, "count": count},
+            code="no_such_step",
+        )
+    if locked.reveal_step == step:
+        return locked
+    before = locked.reveal_step
+    locked.reveal_step = step
+    locked.save(update_fields=["reveal_step"])
+    audit(
+        tournament=locked, user=user, action=AuditAction.REVEAL_STEP,
+        before={"reveal_step": before}, after={"reveal_step": step},
     )
     return locked
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -27,11 +27,12 @@ from tournament.rounds.selectors import expected_end
 from tournament.series.selectors import series_standings_of
 from tournament.standings.charts import PROJECTOR_SIZE, chart_for_standings
 from tournament.standings.selectors import evening_over, standings_hidden
+from tournament.tournaments.forms import RevealStepForm
 
-ROWS_PER_COLUMN = 15  # also in static/css/projector.css (--rows): no inline style under the CSP
+ROWS_PER_COLUMN = live.ROWS_PER_COLUMN
 SEATING_COLUMNS = 3
-STANDINGS_COLUMNS = 2
-TOP_PLACES = 3
+STANDINGS_COLUMNS = live.STANDINGS_COLUMNS
+TOP_PLACES = live.TOP_PLACES
 SHOW_CHOICES = ("all", "seating", "standings", "chart", "prizes", "series")
 DEFAULT_SECONDS, MIN_SECONDS, MAX_SECONDS = 10, 2, 120
 
@@ -45,16 +46,7 @@ class Slide:
     pages: int = 1
 
 
-def _columns(items: list[Any], per_column: int, columns: int) -> list[list[list[Any]]]:
-    """Split a list into pages of columns: up to `columns` lists of at most `per_column` items, a page's
-    items spread evenly over all its columns (23 players: 8, 8, 7, not 15 and 8 with a column empty)."""
-    per_page = per_column * columns
-    pages = [items[start:start + per_page] for start in range(0, len(items), per_page)]
-    split = []
-    for page in pages:
-        height = -(-len(page) // columns)  # ceiling division
-        split.append([page[c:c + height] for c in range(0, len(page), height)])
-    return split
+_columns = live.columns
 
 
 def build_slides(
@@ -172,47 +164,21 @@ class ProjectorView(View):
 
     def reveal(self, request, tournament):
         """The prize-giving (docs/rules.md §9): one step per place from the last prize place up to the
-        winner, each with name, club, total and prize, then the full table; `static/js/reveal.js`
-        shows one step per click or key press."""
-        rounds, lines = live.live_standings(tournament)
-        prizes = prize_list(tournament, lines) if lines and has_prizes(tournament) else None
+        winner, each with name, club, total and prize, then the full table. The step shown is the
+        evening's (`Tournament.reveal_step`), moved on by the organizer's POST; `static/js/reveal.js`
+        polls it, so every screen on the projector follows. `?state=1` answers only the step."""
+        plan = live.reveal(tournament)
+        if request.GET.get("state") == "1":
+            return JsonResponse({"step": plan.current, "count": plan.count})
+        organizer = organizes(request.user, tournament)
         return render(request, "tournament/projector/reveal.html", {
             "tournament": tournament,
-            "steps": reveal_steps(lines, prizes.rows if prizes is not None else []),
-            "pages": _columns(lines, ROWS_PER_COLUMN, STANDINGS_COLUMNS),
-            "rounds": rounds,
+            "plan": plan,
+            "steps": plan.steps,
+            "pages": plan.pages,
+            "rounds": plan.rounds,
             "top_places": TOP_PLACES,
+            # An organizer's clicker on the projector moves the evening's step (a POST), not one screen's.
+            "step_form": RevealStepForm(initial={"step": plan.current}) if organizer else None,
+            "state_url": f"{request.path}?show=reveal&state=1",
         })
-
-
-@dataclass
-class RevealLine:
-    name: str
-    club: str
-    total: int
-    amount_cents: int = 0
-    goods: str = ""
-
-
-@dataclass
-class RevealStep:
-    place: int
-    lines: list[RevealLine]
-
-
-def reveal_steps(lines: list, prize_rows: list) -> list[RevealStep]:
-    """The places to announce, last first: every place down to the last one with a prize (or the top
-    three without prizes); players sharing a place share its step."""
-    prizes = {row.start_number: row for row in prize_rows}
-    last = max((row.place for row in prize_rows), default=TOP_PLACES)
-    by_place: dict[int, list[RevealLine]] = {}
-    for line in lines:
-        rank = line.row.rank
-        if rank is None or rank > last:
-            continue
-        prize = prizes.get(line.registration.start_number)
-        by_place.setdefault(rank, []).append(RevealLine(
-            name=line.player.name, club=line.player.club_name, total=line.row.total,
-            amount_cents=prize.amount_cents if prize else 0, goods=prize.goods if prize else "",
-        ))
-    return [RevealStep(place, by_place[place]) for place in sorted(by_place, reverse=True)]

@@ -21,7 +21,7 @@ from tournament.models import Registration, Round, Tournament
 from tournament.series.selectors import series_standings_of
 from tournament.signup.selectors import signup_state
 from tournament.standings.charts import PHONE_SIZE, chart_for_standings
-from tournament.standings.selectors import standings, standings_hidden
+from tournament.standings.selectors import standings_hidden
 
 TEMPLATE = "tournament/public/tournament.html"
 
@@ -30,7 +30,9 @@ def page_context(tournament: Tournament, rounds: list[Round]) -> dict[str, Any]:
     by_round = live.seating_by_table(rounds)
     # Silent final rounds: the standings are not read at all, so nothing of them can reach the page.
     hidden = standings_hidden(tournament)
-    standing_rounds, lines = ([], []) if hidden else standings(tournament)
+    # The projector's basis (`live_standings`: every round whose tables are all confirmed): the hall
+    # reads one "after round N" on the wall and on the phone.
+    standing_rounds, lines = ([], []) if hidden else live.live_standings(tournament)
     return {
         "tournament": tournament,
         "preview": not tournament.public,

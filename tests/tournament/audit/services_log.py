@@ -66,6 +66,7 @@ from tournament.signup.services import (
 )
 from tournament.teams.services import team_create, team_delete, teams_separate
 from tournament.tournaments.services import (
+    reveal_step_set,
     standings_reveal,
     tournament_create,
     tournament_set_logo,
@@ -203,6 +204,7 @@ def drive_every_service(organizer) -> Tournament:
         result_confirm(submission=_submit(table, winner=2), user=organizer)
     round_close(round_=Round.objects.get(pk=round2.pk), user=organizer)
     standings_reveal(tournament=tournament, user=organizer)
+    reveal_step_set(tournament=tournament, user=organizer, step=1)
     cash_update(tournament=tournament, user=organizer, float_cents=5000, counted_cents=None, note="")
     winner = next(reg for reg in Registration.objects.filter(tournament=tournament) if _has_prize(reg))
     prize_hand_over(tournament=tournament, user=organizer, registration=winner)

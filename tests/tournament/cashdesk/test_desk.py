@@ -2,6 +2,7 @@
 undo that says what it undid, the former door and check-in addresses, the cash report (CSV and PDF)."""
 
 import io
+import re
 
 import pytest
 from django.urls import reverse
@@ -349,3 +350,37 @@ def test_a_line_listed_for_an_earlier_search_is_not_acted_on(door, tournament, p
     fresh = door.post(url, {"action": "undo", "undoes": "payment", "q": "Anna", "typed": " Anna"},
                       HTTP_HX_REQUEST="true")
     assert "Undone: the payment of 8.00 € (cash) by Anna Muster." in fresh.content.decode()
+
+
+def test_the_desk_finds_a_turkish_name_typed_on_a_german_keyboard(door, tournament, organizer):
+    """"Yilmaz" finds the Turkish spelling (dotless i), or the desk invites a second walk-in (#51 item 12)."""
+    RegistrationFactory(tournament=tournament, start_number=3,
+                        player=PlayerFactory(first_name="Emre", last_name="Y\u0131lmaz"))
+    earlier = TournamentFactory(organizers=[organizer], name="Last week")
+    RegistrationFactory(tournament=earlier, start_number=1,
+                        player=PlayerFactory(first_name="Ay\u015fe", last_name="Y\u0131lmaz"))
+    page = door.get(reverse("organizer:desk", args=[tournament.pk]), {"q": "yilmaz"}).content.decode()
+    assert "Y\u0131lmaz, Emre" in page and "Y\u0131lmaz, Ay\u015fe" in page
+
+
+def test_the_desk_lists_names_in_german_order(door, tournament):
+    """DIN 5007-1: Öztürk among the O's, Schäfer before Schröder (#51 item 16)."""
+    for number, last in enumerate(["Zander", "Schröder", "Öztürk", "Schäfer", "Otto"], start=1):
+        RegistrationFactory(tournament=tournament, start_number=number,
+                            player=PlayerFactory(first_name="Kim", last_name=last))
+    page = door.get(reverse("organizer:desk", args=[tournament.pk])).content.decode()
+    order = sorted(["Zander", "Schröder", "Öztürk", "Schäfer", "Otto"], key=lambda n: page.index(f"{n}, Kim"))
+    assert order == ["Otto", "Öztürk", "Schäfer", "Schröder", "Zander"]
+
+
+def test_a_walk_in_with_errors_sends_the_focus_to_them(door, tournament):
+    """#51 item 21: the focus went to the search box far above the errors, and nothing was announced."""
+    form = {"first_name": "", "last_name": "Walk", "membership": "member", "amount": "abc", "method": "cash"}
+    html = door.post(reverse("organizer:desk_walk_in", args=[tournament.pk]), form).content.decode()
+    summary = html.split('id="walk-in-errors"', 1)[1].split("</div>", 1)[0]
+    assert 'role="alert"' in summary and "autofocus" in summary
+    assert '<a href="#id_first_name">First name: This field is required.</a>' in summary
+    search = re.search(r'<input type="search"[^>]*>', html).group()
+    assert "autofocus" not in search
+    plain = door.get(reverse("organizer:desk", args=[tournament.pk])).content.decode()
+    assert "autofocus" in re.search(r'<input type="search"[^>]*>', plain).group()

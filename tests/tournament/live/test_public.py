@@ -9,7 +9,7 @@ from django.urls import reverse
 from engine.validation import SeatReport
 from tests.factories import RegistrationFactory, UserFactory, seated_round
 from tournament.clock.services import clock_start
-from tournament.models import Round, Submission, Table
+from tournament.models import Registration, Round, Submission, Table
 from tournament.results.services import result_submit
 from tournament.rounds.services import round_close
 
@@ -99,13 +99,23 @@ def test_public_page_exposes_no_private_data(public_tournament, organizer, clien
     assert "standings-chart" in html
 
 
-def test_standings_count_closed_rounds_only(public_tournament, players, organizer, client):
+def test_the_public_page_counts_the_rounds_the_projector_counts(public_tournament, players, organizer,
+                                                                client):
+    """One basis for "after round N" (#51 item 6): every round whose tables are all confirmed."""
     play_round(public_tournament, players, organizer, 1, [[0, 5, 12, 30], [7, 0, 44, 3], [1, 2, 0, 9]])
-    play_round(public_tournament, players, organizer, 2, [[0, 100, 100, 100]] * 3, close=False)
-    response = client.get(reverse("public:tournament", args=[public_tournament.pk]))
+    round_2 = play_round(public_tournament, players, organizer, 2, [[0, 100, 100, 100]] * 3, close=False)
+    url = reverse("public:tournament", args=[public_tournament.pk])
+    projector = reverse("public:projector", args=[public_tournament.pk])
+    response = client.get(url)
     lines = response.context["lines"]  # full page: the test client records its context
-    assert response.context["standing_rounds"] == [1]
-    assert sorted(line.row.total for line in lines) == [0, 0, 0, 1, 2, 3, 5, 7, 9, 12, 30, 44]
+    assert response.context["standing_rounds"] == [1, 2]
+    assert len(lines) == 12 and sum(line.row.total for line in lines) == 113 + 3 * 300  # both rounds
+    assert "After round 2: every round whose tables are all confirmed" in response.content.decode()
+    assert slide_of(client, projector, show="standings").heading == "Standings after round 2"
+    # A table of round 2 not confirmed: both go back to round 1.
+    Table.objects.filter(round=round_2, number=1).update(status=Table.Status.REPORTED)
+    assert client.get(url).context["standing_rounds"] == [1]
+    assert slide_of(client, projector, show="standings").heading == "Standings after round 1"
 
 
 def test_seat_lookup_finds_a_player_by_parts_of_the_name(public_tournament, client):
@@ -234,8 +244,8 @@ def test_public_page_queries_are_constant(public_tournament, organizer, client, 
     play_round(public_tournament, regs, organizer, 1, [[0, 5, 12, 30]] * 4)
     play_round(public_tournament, regs[::-1], organizer, 2, [[3, 0, 8, 1]] * 4)
     seated_round(public_tournament, regs, number=3)
-    # tournament, rounds, seats, counted rounds, registrations, results
-    with django_assert_num_queries(6):
+    # tournament, rounds, seats, live rounds, counted rounds, registrations, results
+    with django_assert_num_queries(7):
         client.get(reverse("public:tournament", args=[public_tournament.pk]))
 
 
@@ -288,3 +298,31 @@ def test_the_players_pages_have_no_organizer_login_in_their_header(public_tourna
     assert "/login/" not in header_of(captain)
     projector = client.get(reverse("public:projector", args=[pk])).content.decode()
     assert 'class="topbar' not in projector and "/login/" not in projector
+
+
+def test_the_projector_marks_withdrawn_and_late_players_as_the_public_page_does(
+    public_tournament, organizer, client
+):
+    """#51 item 6: the same marks beside the name on the wall and on the phone."""
+    regs = [RegistrationFactory(tournament=public_tournament, player__first_name=f"P{i}") for i in range(8)]
+    late = RegistrationFactory(tournament=public_tournament, player__first_name="Spät",
+                               player__last_name="Kommer")
+    gone = regs[0]
+    play_round(public_tournament, regs, organizer, 1, [[0, 5, 12, 30], [7, 0, 44, 3]])
+    gone.status = Registration.Status.WITHDRAWN
+    gone.save()
+    play_round(public_tournament, [*regs[1:], late], organizer, 2, [[0, 5, 12, 30], [7, 0, 44, 3]])
+
+    def marks(html: str, name: str) -> list[str]:
+        """The badges of the name's line (up to its total)."""
+        line = re.search(">" + re.escape(name) + r"(.*?)class=\"(?:num )?total", html, re.S).group(1)
+        return list(dict.fromkeys(re.findall(r'<span class="badge ([^"]+)">', line)))  # wide and phone
+
+    page = client.get(reverse("public:tournament", args=[public_tournament.pk])).content.decode()
+    page = page.split('id="standings-heading"', 1)[1]
+    wall = client.get(reverse("public:projector", args=[public_tournament.pk]), {"show": "standings"})
+    wall = wall.content.decode().split('class="standings-list"', 1)[1]
+    for html in (page, wall):
+        assert marks(html, gone.player.name) == ["withdrawn", "missed-rounds"]
+        assert marks(html, late.player.name) == ["missed-rounds"]
+        assert marks(html, regs[1].player.name) == []

@@ -5,6 +5,7 @@ import datetime
 import pytest
 
 from tests.factories import PlayerFactory, SeriesFactory, played_evening
+from tournament.series.selectors import series_standings
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +54,9 @@ def test_projector_shows_the_season(client, evening):
 
 
 def test_a_player_of_an_evening_that_is_not_public_never_shows(client, evening):
-    """Issue #42, 11: the public season shows only the evenings whose organizers made them public."""
+    """Issue #42, 11: nothing of an evening whose organizers did not make it public is shown one by one;
+    #51 item 6: but the season's figures are the organizer's (the same rule over every evening), and the
+    page says what it leaves out."""
     hidden = PlayerFactory(first_name="Heimlich", last_name="Verborgen")
     anna = evening.registrations.get(player__first_name="Anna").player
     private = played_evening(series=evening.series, players=[hidden, anna], date=datetime.date(2026, 4, 1),
@@ -62,10 +65,14 @@ def test_a_player_of_an_evening_that_is_not_public_never_shows(client, evening):
     page = client.get(f"/p/{evening.pk}/series/")
     text = page.content.decode()
     assert "Heimlich" not in text and "Verborgen" not in text
-    assert page.context["data"].evenings == [evening]
-    assert "The one evening so far counts." in text and "01.04." not in text
-    anna_line = next(line for line in page.context["data"].lines if line.player == anna)
-    assert anna_line.row.points == {evening.pk: 3}  # her private evening adds nothing in public
+    data = page.context["data"]
+    assert data.evenings == [evening, private] and data.private == [private] and data.left_out == 1
+    assert "All 2 evenings count." in text  # the rule as the organizer's page and the PDF say it
+    assert "1 evening has no public page (01.04.)" in text and "1 player who played only there" in text
+    organizers = series_standings(evening.series)
+    anna_line = next(line for line in data.lines if line.player == anna)
+    assert anna_line.row == next(line.row for line in organizers.lines if line.player == anna)
+    assert set(anna_line.row.points) == {evening.pk, private.pk}  # her private evening counts
     projector = client.get(f"/p/{evening.pk}/projector/?show=series")
     shown = [line.player for column in projector.context["slide"].columns for line in column]
     assert hidden not in shown and "Heimlich" not in projector.content.decode()
@@ -73,3 +80,10 @@ def test_a_player_of_an_evening_that_is_not_public_never_shows(client, evening):
     private.public = True
     private.save()
     assert "Heimlich" in client.get(f"/p/{evening.pk}/series/").content.decode()
+
+
+def test_a_category_of_left_out_players_only_is_not_shown_empty(client, evening):
+    newcomer = PlayerFactory(first_name="Neu", last_name="Ling")
+    played_evening(series=evening.series, players=[newcomer], date=datetime.date(2026, 4, 1))
+    data = client.get(f"/p/{evening.pk}/series/").context["data"]
+    assert data.left_out == 1 and all(rows for rows in data.categories.values())

@@ -13,6 +13,7 @@ from pypdf import PdfReader
 
 from tests.factories import PlayerFactory, SeriesFactory, played_evening
 from tournament.models import Tournament
+from tournament.series.selectors import series_standings
 
 pytestmark = pytest.mark.django_db
 
@@ -81,30 +82,36 @@ def test_the_public_season_shows_why(client, season):
     second = season["second"]
     page = client.get(f"/p/{second.pk}/series/", HTTP_ACCEPT_LANGUAGE="de")
     data = page.context["data"]
+    # The season's figures, the organizer's (#51 item 6): Heimlich, who played only the private evening,
+    # keeps his place 4 but is not listed; the page says so.
     assert [(line.player.first_name, line.row.rank, line.row.score) for line in data.lines] == [
-        ("Anna", 1, 6), ("Ben", 2, 5), ("Cem", 3, 4), ("Dora", 4, -1),
+        ("Anna", 1, 7), ("Ben", 2, 2), ("Cem", 3, 1), ("Dora", 5, -4),
     ]
+    organizers = {line.player.pk: line for line in series_standings(season["series"]).lines}
+    for line in data.lines:
+        same = organizers[line.player.pk]
+        assert (line.row, line.gap_figure, line.gap_words) == (same.row, same.gap_figure, same.gap_words)
     anna, *_, dora = data.lines
-    assert [(item.points, item.counted, item.dropped) for _evening, item in anna.evenings] == [
+    assert [(item.points, item.counted, item.dropped) for _evening, item in anna.evenings][:2] == [
         (4, True, False), (1, False, True),
     ]
-    assert [(item.played, item.points) for _evening, item in dora.evenings] == [(True, 1), (False, None)]
-    assert (anna.row.base, anna.bonus_points, anna.deduction_points) == (4, 2, 0)
-    assert (dora.row.base, dora.bonus_points, dora.deduction_points) == (1, 1, -3)
-    assert [line.gap_figure for line in data.lines] == ["", "1", "1", "5"]
-    assert [line.gap_words for line in data.lines] == [
-        "", "1 Punkt hinter Platz 1.", "1 Punkt hinter Platz 2.", "5 Punkte hinter Platz 3.",
-    ]
+    assert (anna.row.base, anna.bonus_points, anna.deduction_points) == (4, 3, 0)
+    assert (dora.row.base, dora.bonus_points, dora.deduction_points) == (1, 1, -6)
+    assert data.left_out == 1 and [evening.date for evening in data.private] == [datetime.date(2026, 3, 7)]
     html = page.content.decode()
-    assert "Heimlich" not in html and "07.03." not in html
+    assert "Heimlich" not in html
+    note = re.search(r'id="private-evenings">([^<]+)<', html).group(1)
+    assert note == ("Plätze und Punkte sind die der ganzen Saison. 1 Abend hat keine öffentliche Seite "
+                    "(07.03.): seine Punkte zählen, werden hier aber nicht einzeln gezeigt. "
+                    "1 Spieler, der nur dort gespielt hat, ist nicht aufgeführt.")
     season_table = re.search(r'<table class="list standings season public-standings".*?</table>', html, re.S)
     rows = re.findall(r"<tr class=\"[^\"]*\">.*?</tr>", season_table.group(), re.S)
     assert len(rows) == 4
     anna_row, *_, dora_row = rows
     # The dropped evening struck through, in the columns and in the details the phone opens.
     assert anna_row.count('<s class="dropped">(1)</s>') == 2
-    assert "Bonus +2" in anna_row and "Abzug 0" in anna_row
-    assert f"Abzug {MINUS}3" in dora_row and "5 Punkte hinter Platz 3." in dora_row
+    assert "Bonus +3" in anna_row and "Abzug 0" in anna_row
+    assert f"Abzug {MINUS}6" in dora_row and dora.gap_words in dora_row
     assert f'href="/p/{second.pk}/series/{season["dora"].pk}/"' in dora_row
 
 
@@ -131,11 +138,12 @@ def test_a_players_season_card(client, season, django_assert_num_queries):
         ["07.02.2026 Februarabend", "3. von 3", "(1) gestrichen"],
     ]
     assert card.count('<s class="dropped">(1)</s>') == 1
-    assert "07.03.2026" not in html and "Heimlich" not in html  # the private evening is not hers in public
+    assert "07.03.2026" not in html and "Heimlich" not in html  # the private evening is not listed
+    assert "enthalten 1 Abend ohne öffentliche Seite" in html  # but counted, and the card says so
 
     dora = client.get(reverse("public:series_player", args=[second.pk, season["dora"].pk]),
                       HTTP_ACCEPT_LANGUAGE="de").content.decode()
-    assert "nicht gespielt" in dora and f"{MINUS}3" in dora and "5 Punkte hinter Platz 3." in dora
+    assert "nicht gespielt" in dora and f"{MINUS}6" in dora and "1 Punkt hinter Platz 4." in dora
 
 
 def test_no_season_card_for_a_player_of_no_public_evening(organizer_client, season):

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from tournament.cashdesk.selectors import cash_report
+from tournament.live.selectors import reveal
 from tournament.permissions import Capability
 from tournament.prizes.selectors import has_prizes, prize_list
 from tournament.rounds.selectors import evening
@@ -40,5 +41,7 @@ class FinishView(OrganizerPage):
             series=tournament.series,
             standings_hidden=standings_hidden(tournament),
             reveal_url=reverse("public:projector", args=[tournament.pk]) + "?show=reveal",
+            reveal=reveal(tournament) if tournament.standings_revealed else None,
+            reveal_page="finish",
         )
         return context

@@ -9,6 +9,7 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from engine.text import sort_key
 from tournament.models import Player, Registration
 from tournament.permissions import Capability
 from tournament.players.forms import (
@@ -24,6 +25,7 @@ from tournament.players.imports import parse_upload
 from tournament.players.selectors import (
     club_names,
     known_players,
+    known_players_listed,
     mergeable_players,
     registered_keys,
     registration_counts,
@@ -46,9 +48,9 @@ from .base import ActionMixin, OrganizerFormPage, OrganizerPage, error_text
 def known_player_groups(tournament) -> list[tuple[str, list[Player]]]:
     """Players of earlier tournaments, grouped by club, for adding with one click."""
     groups: dict[str, list[Player]] = {}
-    for player in known_players(tournament):
+    for player in known_players_listed(tournament):
         groups.setdefault(player.club_name, []).append(player)
-    return sorted(groups.items(), key=lambda item: (item[0] == "", item[0].casefold()))
+    return sorted(groups.items(), key=lambda item: (item[0] == "", sort_key(item[0])))
 
 
 PREVIEW_LINES = 100  # rows and problems the import preview lists; the rest is counted

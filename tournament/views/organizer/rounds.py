@@ -121,16 +121,29 @@ class RoundView(RoundMixin, OrganizerPage):
     partial = ""
 
     def seating_check(self, tables: list[TableView]) -> dict:
-        """Repeat table-mates in this (drafted) seating, by name, from the engine's seating report."""
+        """Repeat table-mates in this (drafted) seating, by name, from the engine's seating report; each
+        seat that meets somebody again carries them (`meets_again`) so its table shows the pair; and the
+        engine's verdict whether the repeats were avoidable, with the exchange that saves most."""
         proposal = [[seat.registration_id for seat in view.seats] for view in tables]
         history = seating_history(self.tournament, before_round=self.round.number)
         report = seating.seating_report(history, proposal, self.tournament.table_size)
-        names = {
-            seat.registration_id: seat.registration.player.name for view in tables for seat in view.seats
-        }
+        seats = {seat.registration_id: seat for view in tables for seat in view.seats}
+        names = {reg_id: seat.registration.player.name for reg_id, seat in seats.items()}
+        for seat in seats.values():
+            seat.meets_again = []
+        for a, b, times in report.new_repeats:
+            seats[a].meets_again.append((names[b], times))
+            seats[b].meets_again.append((names[a], times))
+        verdict = seating.repeat_verdict(history, proposal)
+        suggestion = None
+        if verdict.swap is not None:
+            first, second = (seats[reg_id] for reg_id in verdict.swap)
+            suggestion = {"first": first, "second": second, "saved": verdict.saved}
         return {
             "report": report,
             "repeats": [(names.get(a, a), names.get(b, b), times) for a, b, times in report.new_repeats],
+            "verdict": verdict,
+            "swap_suggestion": suggestion,
         }
 
     def get_context_data(self, **kwargs):
@@ -156,7 +169,14 @@ class RoundView(RoundMixin, OrganizerPage):
         context["has_next_round"] = round_.number < self.tournament.rounds_total
         if round_.status == Round.Status.DRAFT and not self.partial:
             context.update(self.seating_check(tables))
-            context["swap_form"] = kwargs.get("swap_form") or SwapForm(seats=self.swap_seats())
+            # The exchange the engine suggests is filled in: one click on "Swap" takes it.
+            suggestion = context.get("swap_suggestion")
+            initial = (
+                {"first": suggestion["first"].pk, "second": suggestion["second"].pk} if suggestion else {}
+            )
+            context["swap_form"] = kwargs.get("swap_form") or SwapForm(
+                seats=self.swap_seats(), initial=initial
+            )
         return context
 
     def next_step(self) -> str:

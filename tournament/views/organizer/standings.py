@@ -5,7 +5,7 @@ ranking)."""
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.text import slugify
@@ -13,12 +13,14 @@ from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
 
 from engine.numbers import parse_natural
+from tournament.live.selectors import reveal
 from tournament.permissions import Capability
 from tournament.standings.charts import chart_for_standings
 from tournament.standings.exports import standings_csv, standings_xlsx
 from tournament.standings.selectors import counted_rounds, standings_hidden, tournament_rankings
 from tournament.standings.tables import StandingsData, StandingsTable, standings_data
-from tournament.tournaments.services import standings_reveal
+from tournament.tournaments.forms import RevealStepForm
+from tournament.tournaments.services import reveal_step_set, standings_reveal
 
 from .base import CATEGORY_LINES, OrganizerAction, OrganizerPage
 
@@ -61,6 +63,8 @@ class StandingsView(StandingsMixin, OrganizerPage):
             category_lines=CATEGORY_LINES,
             standings_hidden=standings_hidden(self.tournament),
             reveal_url=reverse("public:projector", args=[self.tournament.pk]) + "?show=reveal",
+            reveal=reveal(self.tournament) if self.tournament.standings_revealed else None,
+            reveal_page="standings",
         )
         return context
 
@@ -106,3 +110,31 @@ class StandingsRevealView(OrganizerAction):
             self.fail(error)
             return redirect("organizer:standings", self.tournament.pk)
         return redirect(reverse("public:projector", args=[self.tournament.pk]) + "?show=reveal")
+
+
+class RevealStepView(OrganizerAction):
+    """Moves the prize-giving on every projector at once (the step is the evening's, docs/rules.md §9).
+    From the organizer's page it returns there; the projector's own clicker (`static/js/reveal.js`,
+    an htmx-style request) gets the step as JSON."""
+
+    def post(self, request, tournament_pk: int):
+        form = RevealStepForm(request.POST)
+        asked = bool(request.htmx)
+        if not form.is_valid():
+            if asked:
+                return JsonResponse({"errors": form.errors.get_json_data()}, status=400)
+            self.fail(ValidationError(list(form.errors.get("step", [])) or _("Choose a step.")))
+            return redirect("organizer:standings", self.tournament.pk)
+        try:
+            tournament = reveal_step_set(
+                tournament=self.tournament, user=request.user, step=form.cleaned_data["step"]
+            )
+        except ValidationError as error:
+            if asked:
+                return JsonResponse({"errors": error.messages}, status=400)
+            self.fail(error)
+            tournament = self.tournament
+        if asked:
+            return JsonResponse({"step": tournament.reveal_step})
+        page = form.cleaned_data.get("page") or "standings"
+        return redirect(reverse(f"organizer:{page}", args=[self.tournament.pk]) + "#silent-rounds")
