@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0016_organizations'),
+        ('tournament', '0017_backup_files'),
     ]
 
     operations = [
