@@ -48,7 +48,6 @@ class PlayerForm(forms.Form):
         label=_("Date of birth"),
         required=False,
         input_formats=DATE_INPUTS,
-        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
     birth_year = NumberField(label=_("Year of birth"), required=False, min_value=1900, max_value=2100)
 

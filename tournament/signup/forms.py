@@ -88,7 +88,6 @@ class SignupSettingsForm(forms.ModelForm):
     class Meta:
         model = Tournament
         fields = ["signup_open", "signup_capacity", "signup_deadline"]
-        widgets = {"signup_deadline": forms.DateTimeInput(attrs={"type": "datetime-local"})}
         field_classes = {"signup_capacity": NumberField, "signup_deadline": DateTimeField}
 
     def __init__(self, *args, **kwargs) -> None:

@@ -108,7 +108,6 @@ class TournamentForm(forms.ModelForm):
             "plan_all_rounds",
             "standings_hidden_from",
         ]
-        widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
         field_classes = {
             "name": TextField,
             "venue": TextField,
