@@ -146,7 +146,8 @@ def evening(client):
     tournament = TournamentFactory(
         organizers=[organizer], series=series, venue="Pfarrsaal", rounds_total=5, table_size=4, table_min=3,
         table_max=5, fill="larger", scoring="minus", end_rule="threshold", threshold=500,
-        missed_rounds="charge", time_limit_minutes=25, require_second_entry=True, table_confirmation="player", public=True,
+        missed_rounds="charge", time_limit_minutes=25, require_second_entry=True,
+        table_confirmation="player", public=True,
         separate_clubs=False, plan_all_rounds=True, standings_hidden_from=4, tiebreaks=["rounds_won"],
         signup_open=True, signup_capacity=25, signup_deadline=deadline, entry_fee_cents=550,
         payout_percent=60, pot_basis="nominal", prize_kind="fixed", prize_table=[30, 20, 10],
