@@ -20,8 +20,10 @@ from django.utils import timezone
 from tournament.models import (
     AuditEntry,
     Club,
+    Membership,
     Payment,
     Player,
+    PrizeHandover,
     Registration,
     Round,
     Seat,
@@ -97,6 +99,8 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
         "signups": Signup.objects.filter(tournament=tournament),
         "payments": Payment.objects.filter(tournament=tournament),
         "teams": Team.objects.filter(tournament=tournament),
+        "prize_handovers": PrizeHandover.objects.filter(tournament=tournament),
+        "memberships": Membership.objects.filter(tournament=tournament),
     }
     usernames = dict(get_user_model().objects.values_list("pk", get_user_model().USERNAME_FIELD))
     players = Player.objects.filter(registrations__tournament=tournament).distinct().order_by("pk")

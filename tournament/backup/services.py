@@ -32,6 +32,7 @@ from engine.seating import PlanKind, StoredPlan
 from engine.text import name_key, person_key
 from tournament.models import (
     Club,
+    Membership,
     Organization,
     Player,
     Registration,
@@ -198,7 +199,7 @@ def _series(row: dict[str, Any] | None, owner, users) -> tuple[Series | None, bo
 
 def _import(data: dict[str, Any], owner) -> Tournament:
     user_model = get_user_model()
-    by_users = ("submissions", "audit", "payments")
+    by_users = ("submissions", "audit", "payments", "prize_handovers", "memberships")
     usernames = {str(name) for part in by_users for row in section(data, part)
                  for name in (row.get("created_by"), row.get("confirmed_by"), row.get("user")) if name}
     series_row = section(data, "series", None)
@@ -244,6 +245,8 @@ def _import(data: dict[str, Any], owner) -> Tournament:
     )
     for key, model in SECTIONS:
         rows = section(data, key)
+        if model is Membership:  # a helper without an account here helps nobody: left out
+            rows = [r for r in rows if str(r.get("user")) in users]
         objects = [model(**_field_values(model, r, ids, users)) for r in rows]
         if model is Table:
             for table in objects:
