@@ -8,7 +8,8 @@ The rule the organizer's page states: a place freed by a withdrawal or a refusal
 of places) fills every free place from the top of the waiting list; a place freed by moving its holder
 to the waiting list goes to nobody until the organizer approves someone (or the next withdrawal or
 refusal fills the free places from the top). While anybody waits, a new sign-up joins the end of the
-waiting list, even if a place is free.
+waiting list, even if a place is free. The places are the evening's (`selectors.places_taken`): players
+registered another way take places too.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from tournament.models import Signup, Tournament
 
 from ..audit.actions import AuditAction
 from ..audit.services import audit
-from .selectors import SignupState, signup_state
+from .selectors import SignupState, places_taken, signup_state
 
 
 def signup_snapshot(signup: Signup) -> dict[str, Any]:
@@ -39,16 +40,12 @@ def _locked_tournament(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
 
-def _confirmed_count(tournament: Tournament) -> int:
-    return tournament.signups.filter(status=Signup.Status.CONFIRMED).count()
-
-
 def _fill_places(tournament: Tournament, *, user=None) -> list[Signup]:
     """Move the first waiting people up while places are free (tournament row locked by the caller)."""
     if tournament.signup_capacity is None:
         waiting = list(tournament.signups.filter(status=Signup.Status.WAITING).order_by("queue"))
     else:
-        free = tournament.signup_capacity - _confirmed_count(tournament)
+        free = tournament.signup_capacity - places_taken(tournament)
         if free <= 0:
             return []
         waiting = list(tournament.signups.filter(status=Signup.Status.WAITING).order_by("queue")[:free])
@@ -82,7 +79,7 @@ def signup_create(
     capacity = tournament.signup_capacity
     # Nobody overtakes the waiting list: a place the organizer freed by a move is theirs to give.
     full = capacity is not None and (
-        _confirmed_count(tournament) >= capacity
+        places_taken(tournament) >= capacity
         or tournament.signups.filter(status=Signup.Status.WAITING).exists()
     )
     last = tournament.signups.aggregate(last=Max("queue"))["last"] or 0
