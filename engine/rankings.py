@@ -230,6 +230,27 @@ def categories_of(
     return frozenset(found)
 
 
+# What decides each category; a player without it may or may not be in the category.
+CATEGORY_FACTS: dict[Category, str] = {
+    Category.WOMEN: "gender", Category.MEN: "gender",
+    Category.JUNIOR: "born", Category.SENIOR: "born",
+    Category.MEMBER: "member", Category.GUEST: "member",
+}
+
+
+def undecided(facts: PlayerFacts, category: Category) -> bool:
+    """Whether it is unknown if the player is in the category (no gender, no birth data, membership
+    not asked). A category with such a player has no certain ranking: its best may be one of them."""
+    fact = CATEGORY_FACTS.get(category)
+    if fact == "gender":
+        return facts.gender not in (Gender.FEMALE, Gender.MALE, Gender.DIVERSE)
+    if fact == "born":
+        return facts.born is None
+    if fact == "member":
+        return facts.member is None
+    return False
+
+
 @dataclass(frozen=True)
 class CategoryRow:
     player_id: int
