@@ -168,7 +168,7 @@ _REGISTRATION = _keys(
     "start_number", "status", "name", "club", "birth_year", "birth_date", "withdrawn_after_round", "gender",
     "member",
 )
-_SIGNUP = _keys("name", "club", "birth_year", "member", "status", "queue")
+_SIGNUP = _keys("name", "club", "birth_year", "member", "gender", "status", "queue")
 _SERIES = _keys(
     "name", "points", "points_table", "best_of", "min_evenings", "attendance_bonus", "free_misses",
     "miss_deduction", "members_only", "tiebreaks", "club_best", "club_value", "junior_under", "senior_from",

@@ -32,7 +32,7 @@ from .selectors import SignupState, places_taken, signup_state
 def signup_snapshot(signup: Signup) -> dict[str, Any]:
     return {
         "name": signup.name, "club": signup.club, "birth_year": signup.birth_year, "member": signup.member,
-        "status": signup.status, "queue": signup.queue,
+        "gender": signup.gender, "status": signup.status, "queue": signup.queue,
     }
 
 
@@ -64,6 +64,7 @@ def _fill_places(tournament: Tournament, *, user=None) -> list[Signup]:
 def signup_create(
     *, tournament: Tournament, first_name: str, last_name: str, club: str = "", birth_year: int,
     email: str = "", phone: str = "", member: bool | None = None, now: datetime.datetime | None = None,
+    gender: str = "",
 ) -> Signup:
     """A place while the capacity allows, else the waiting list. Refused when the sign-up does not take
     entries (`signup_state`: off, the evening started, the deadline passed)."""
@@ -85,7 +86,7 @@ def signup_create(
     last = tournament.signups.aggregate(last=Max("queue"))["last"] or 0
     signup = Signup(
         tournament=tournament, first_name=first_name, last_name=last_name, club=club,
-        birth_year=birth_year, email=email, phone=phone, member=member, queue=last + 1,
+        birth_year=birth_year, email=email, phone=phone, member=member, gender=gender, queue=last + 1,
         status=Signup.Status.WAITING if full else Signup.Status.CONFIRMED,
     )
     signup.full_clean(exclude=["token"])
