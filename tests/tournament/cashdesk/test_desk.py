@@ -276,3 +276,12 @@ def test_the_door_asks_for_membership_and_keeps_the_answer(door, tournament, sig
     door.post(reverse("organizer:desk_signup", args=[tournament.pk, anna.pk]),
               {"amount": "8", "method": "cash", "paid": "on"})
     assert Registration.objects.get(signup=anna).player.member is False
+
+
+def test_the_walk_in_message_appears_once(door, tournament):
+    """#51 point 20: the page's messages and the desk list's both showed it."""
+    response = door.post(reverse("organizer:desk_walk_in", args=[tournament.pk]), {
+        "membership": "guest", "first_name": "Walter", "last_name": "Walk", "club": "", "birth_year": "1970",
+        "amount": "8.00", "method": "cash", "paid": "on",
+    }, follow=True)
+    assert response.content.decode().count("Walter Walk is checked in") == 1
