@@ -48,7 +48,8 @@ def test_every_table_confirmed(helper_client, tournament, organizer):
     twelve_players(tournament)
     play_round(tournament, organizer, seed=1, close=False)
     text = next_step(helper_client, tournament)
-    assert "the organizers close the round" in text and "Every table is confirmed: close the round." not in text
+    assert "the organizers close the round" in text
+    assert "Every table is confirmed: close the round." not in text
 
 
 def test_the_organizer_is_still_told_to_seat(client, organizer, tournament):
@@ -60,7 +61,9 @@ def test_the_organizer_is_still_told_to_seat(client, organizer, tournament):
 def test_the_format_box_names_confirmation_and_silent_rounds(client, organizer):
     from tests.factories import TournamentFactory
 
-    tournament = TournamentFactory(organizers=[organizer], table_confirmation="counts", standings_hidden_from=5)
+    tournament = TournamentFactory(
+        organizers=[organizer], table_confirmation="counts", standings_hidden_from=5
+    )
     client.force_login(organizer)
     page = client.get(reverse("organizer:tournament", args=[tournament.pk])).content.decode()
     assert "a second player confirms and the result counts" in page
