@@ -12,6 +12,7 @@ from engine.prizes import euros
 from engine.text import fold, matches, person_key, search_words
 from tournament.models import Payment, PrizeHandover, Registration, Signup, Tournament
 
+from ..accounts.selectors import display_name
 from ..players.selectors import known_players
 
 
@@ -216,8 +217,7 @@ class RecordPrize:
 
     @property
     def handed_by(self) -> str:
-        user = self.handover.created_by if self.handover else None
-        return user.get_username() if user else ""
+        return display_name(self.handover.created_by if self.handover else None)
 
 
 @dataclass
@@ -270,7 +270,7 @@ def cash_record(tournament: Tournament) -> CashRecord:
         RecordPayment(
             payment=payment, name=payment.registration.player.name,
             start_number=payment.registration.start_number,
-            taken_by=payment.created_by.get_username() if payment.created_by else "",
+            taken_by=display_name(payment.created_by),
             reduced=payment.amount_cents < fee,
         )
         for payment in Payment.objects.filter(tournament=tournament)
