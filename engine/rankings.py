@@ -230,6 +230,45 @@ def categories_of(
     return frozenset(found)
 
 
+GENDER_WORDS: dict[str, Gender] = {
+    **dict.fromkeys(("f", "w", "weiblich", "female", "frau", "dame", "woman"), Gender.FEMALE),
+    **dict.fromkeys(("m", "männlich", "maennlich", "male", "mann", "herr", "man"), Gender.MALE),
+    **dict.fromkeys(("d", "divers", "diverse", "x"), Gender.DIVERSE),
+}
+
+
+def parse_gender(text: str) -> str:
+    """A gender as a list writes it ("w", "weiblich", "Female", "M", "divers"): the stored letter, ""
+    for an empty cell; ValueError for anything else."""
+    word = " ".join(str(text or "").split()).lower().rstrip(".")
+    if not word:
+        return ""
+    if word not in GENDER_WORDS:
+        raise ValueError(word)
+    return GENDER_WORDS[word].value
+
+
+# What decides each category; a player without it may or may not be in the category.
+CATEGORY_FACTS: dict[Category, str] = {
+    Category.WOMEN: "gender", Category.MEN: "gender",
+    Category.JUNIOR: "born", Category.SENIOR: "born",
+    Category.MEMBER: "member", Category.GUEST: "member",
+}
+
+
+def undecided(facts: PlayerFacts, category: Category) -> bool:
+    """Whether it is unknown if the player is in the category (no gender, no birth data, membership
+    not asked). A category with such a player has no certain ranking: its best may be one of them."""
+    fact = CATEGORY_FACTS.get(category)
+    if fact == "gender":
+        return facts.gender not in (Gender.FEMALE, Gender.MALE, Gender.DIVERSE)
+    if fact == "born":
+        return facts.born is None
+    if fact == "member":
+        return facts.member is None
+    return False
+
+
 @dataclass(frozen=True)
 class CategoryRow:
     player_id: int

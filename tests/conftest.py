@@ -52,6 +52,16 @@ def static_root_without_manifest(tmp_path_factory):
         yield
 
 
+@pytest.fixture(autouse=True)
+def backup_dir(settings, tmp_path):
+    """Every test, the real-browser ones too, writes backups (after every closed round) and uploads (a
+    logo) into its own temporary folder, never into the checkout's var/, where the hall laptop's
+    Sicherungen page would list them."""
+    settings.BACKUP_DIR = tmp_path / "backups"
+    settings.MEDIA_ROOT = tmp_path / "media"
+    return settings.BACKUP_DIR
+
+
 @pytest.fixture
 def organizer(db):
     return UserFactory(username="orga")

@@ -168,8 +168,17 @@ def _check_year(value: dt.date | None, years: tuple[int, int]) -> None:
         )
 
 
+# What a browser's date inputs send and show: always ISO, whatever the page's language. A value in
+# another format (Django's localized "07.12.2026 21:00:00") leaves the input empty, and a form saved
+# again unchanged would then delete the stored date.
+DATE_INPUT_FORMAT = "%Y-%m-%d"
+DATETIME_INPUT_FORMAT = "%Y-%m-%dT%H:%M"
+
+
 class DateField(forms.DateField):
-    """A date within `years` (DATE_YEARS unless given)."""
+    """A date within `years` (DATE_YEARS unless given), shown in a `type="date"` input as ISO."""
+
+    widget = forms.DateInput(attrs={"type": "date"}, format=DATE_INPUT_FORMAT)
 
     def __init__(self, *args: Any, years: tuple[int, int] = DATE_YEARS, **kwargs: Any) -> None:
         self.years = years
@@ -182,8 +191,11 @@ class DateField(forms.DateField):
 
 
 class DateTimeField(forms.DateTimeField):
-    """A date and time within `years` (DATE_YEARS unless given): the year 1 in the hall's time zone
-    parses, but turning it into UTC for the database overflows (a 500, not a form error)."""
+    """A date and time within `years` (DATE_YEARS unless given), shown in a `datetime-local` input as
+    ISO: the year 1 in the hall's time zone parses, but turning it into UTC for the database
+    overflows (a 500, not a form error)."""
+
+    widget = forms.DateTimeInput(attrs={"type": "datetime-local"}, format=DATETIME_INPUT_FORMAT)
 
     def __init__(self, *args: Any, years: tuple[int, int] = DATE_YEARS, **kwargs: Any) -> None:
         self.years = years

@@ -624,6 +624,10 @@ class Signup(models.Model):
     email = models.EmailField(_("e-mail"), blank=True)
     phone = models.CharField(_("phone"), max_length=40, blank=True)
     member = models.BooleanField(_("club member"), null=True, blank=True, default=None)
+    # Optional, as on the player's record it becomes at check-in: only for the women's and men's rankings.
+    gender = models.CharField(
+        _("gender"), max_length=1, choices=Player.GENDER_CHOICES, blank=True, default=""
+    )
     status = models.CharField(_("status"), max_length=10, choices=Status.choices)
     # Order on the waiting list (and of sign-up): smaller first; the organizer may move people.
     queue = models.PositiveIntegerField(_("order"))

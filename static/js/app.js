@@ -34,6 +34,30 @@
     }
   });
 
+  // <button data-copy="<id of an input>">: the input's text to the clipboard, and a word in the status
+  // beside it (the Clipboard API only exists on https or localhost; in the hall's own network the
+  // older copy command, else the text is selected for Ctrl+C).
+  document.addEventListener("click", function (event) {
+    var button = event.target instanceof Element ? event.target.closest("[data-copy]") : null;
+    if (!button) { return; }
+    var field = document.getElementById(button.dataset.copy);
+    var status = document.getElementById(button.id + "-status");
+    if (!field) { return; }
+    var say = function (text) { if (status) { status.textContent = text; } };
+    var fallback = function () {
+      field.focus();
+      field.select();
+      var done = false;
+      try { done = document.execCommand("copy"); } catch (error) { done = false; }
+      say(done ? button.dataset.copied : button.dataset.copyFailed);
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(field.value).then(function () { say(button.dataset.copied); }, fallback);
+    } else {
+      fallback();
+    }
+  });
+
   // An htmx form with data-focus-after-swap="<id>": after its answer is swapped in, focus that field.
   document.addEventListener("htmx:afterSwap", function (event) {
     var config = event.detail && event.detail.requestConfig;

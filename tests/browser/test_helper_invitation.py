@@ -65,7 +65,7 @@ def test_an_invited_helper_takes_the_door_on_a_phone_while_the_organizer_seats(e
     phone.fill("#id_password1", "Kassenbuch-2026!")
     phone.fill("#id_password2", "Kassenbuch-2026!")
     phone.click("button:has-text('Create account and join')")
-    expect(phone.locator(".topbar")).to_contain_text("anna-door")
+    expect(phone.locator(".topbar")).to_contain_text("Log out (Anna)")
     expect(phone.locator("#next-step")).to_be_visible()
     expect(phone.locator("button:has-text('Seat round')")).to_have_count(0)  # the draw is not hers
 

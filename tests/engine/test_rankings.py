@@ -105,3 +105,24 @@ def test_category_ranks_follow_the_overall_order(ranks, chosen):
     assert [r.player_id for r in rows] == sorted(pid for pid, _ in overall if pid in chosen)
     for a, b in itertools.pairwise(rows):
         assert (a.rank == b.rank) == (dict(overall)[a.player_id] == dict(overall)[b.player_id])
+
+
+def test_a_gender_is_read_as_lists_write_it():
+    from engine.rankings import parse_gender
+
+    assert [parse_gender(word) for word in ("w", "Weiblich", "F.", "M", "male", "divers", " ", "")] == [
+        "f", "f", "f", "m", "m", "d", "", "",
+    ]
+    with pytest.raises(ValueError):
+        parse_gender("vielleicht")
+
+
+def test_a_player_without_the_deciding_fact_leaves_the_category_undecided():
+    from engine.rankings import Category, PlayerFacts, undecided
+
+    nobody = PlayerFacts(player_id=1)
+    known = PlayerFacts(player_id=2, gender="d", born=(1950, 0, 0), member=False)
+    assert [c for c in Category if undecided(nobody, c)] == [
+        Category.WOMEN, Category.MEN, Category.JUNIOR, Category.SENIOR, Category.MEMBER, Category.GUEST,
+    ]
+    assert [c for c in Category if undecided(known, c)] == []

@@ -112,13 +112,6 @@ def pdf_layout_skipped(monkeypatch):
     )
 
 
-@pytest.fixture(autouse=True)
-def backup_dir(settings, tmp_path):
-    """Backups written when a round closes go to a temporary folder, never into var/."""
-    settings.BACKUP_DIR = tmp_path / "backups"
-    return settings.BACKUP_DIR
-
-
 @pytest.fixture(scope="module")
 def module_db(django_db_setup, django_db_blocker, tmp_path_factory):
     """One database state built once for a module of many cases (the URL map, the bad-input data):

@@ -24,3 +24,10 @@ def may_make_reset_link(user, person) -> bool:
 
 def password_change_due(user) -> bool:
     return Account.objects.filter(user_id=user.pk, password_change_due=True).exists()
+
+
+def display_name(user) -> str:
+    """A person as others see them: their name where they gave one, else their user name."""
+    if user is None:
+        return ""
+    return user.get_full_name().strip() or user.get_username()

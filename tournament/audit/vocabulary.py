@@ -162,13 +162,14 @@ _SETTINGS = _keys(
     "name", "date", "venue", "rounds_total", "table_size", "table_min", "table_max", "fill", "scoring",
     "end_rule", "threshold", "tiebreaks", "missed_rounds", "time_limit_minutes", "deck", "separate_clubs",
     "plan_all_rounds", "require_second_entry", "table_confirmation", "public", "standings_hidden_from",
+    entry_fee_cents=Show.MONEY,
 )
 _SIGNUP_SETTINGS = _keys("signup_open", "signup_capacity", "signup_deadline")
 _REGISTRATION = _keys(
     "start_number", "status", "name", "club", "birth_year", "birth_date", "withdrawn_after_round", "gender",
     "member",
 )
-_SIGNUP = _keys("name", "club", "birth_year", "member", "status", "queue")
+_SIGNUP = _keys("name", "club", "birth_year", "member", "gender", "status", "queue")
 _SERIES = _keys(
     "name", "points", "points_table", "best_of", "min_evenings", "attendance_bonus", "free_misses",
     "miss_deduction", "members_only", "tiebreaks", "club_best", "club_value", "junior_under", "senior_from",

@@ -19,8 +19,10 @@ from tournament.models import (
     AuditEntry,
     BackupFile,
     Club,
+    Membership,
     Payment,
     Player,
+    PrizeHandover,
     Registration,
     Round,
     Seat,
@@ -96,6 +98,8 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
         "signups": Signup.objects.filter(tournament=tournament),
         "payments": Payment.objects.filter(tournament=tournament),
         "teams": Team.objects.filter(tournament=tournament),
+        "prize_handovers": PrizeHandover.objects.filter(tournament=tournament),
+        "memberships": Membership.objects.filter(tournament=tournament),
     }
     usernames = dict(get_user_model().objects.values_list("pk", get_user_model().USERNAME_FIELD))
     players = Player.objects.filter(registrations__tournament=tournament).distinct().order_by("pk")

@@ -34,6 +34,7 @@ from engine.text import name_key, person_key
 from tournament.models import (
     BackupFile,
     Club,
+    Membership,
     Organization,
     Player,
     Registration,
@@ -47,11 +48,10 @@ from tournament.models import (
     new_table_token,
 )
 from tournament.permissions import only_helps
-from tournament.permissions.scopes import managed_series, players_owned_by
+from tournament.permissions.scopes import club_accounts, managed_series, own_club, players_owned_by
 
 from ..audit.actions import AuditAction
 from ..audit.services import audit
-from ..permissions.scopes import own_club
 from ..series.services import series_snapshot
 from .format import SECTIONS, BackupError, check_format, dumps, is_user_fk, section
 from .selectors import backups_beyond, export_tournament
@@ -203,24 +203,28 @@ def _series(row: dict[str, Any] | None, owner, users) -> tuple[Series | None, bo
 
 def _import(data: dict[str, Any], owner) -> Tournament:
     user_model = get_user_model()
-    by_users = ("submissions", "audit", "payments")
+    by_users = ("submissions", "audit", "payments", "prize_handovers", "memberships")
     usernames = {str(name) for part in by_users for row in section(data, part)
                  for name in (row.get("created_by"), row.get("confirmed_by"), row.get("user")) if name}
     series_row = section(data, "series", None)
     usernames |= {str(name) for name in (series_row or {}).get("organizers") or []}
     users = {u.get_username(): u for u in user_model.objects.filter(**{
         f"{user_model.USERNAME_FIELD}__in": usernames})}
+    # Who may be given a role by the file (its helpers, its series' organizers): accounts of the
+    # restoring owner's club only (`permissions.scopes.club_accounts`), as when adding by name.
+    organization = own_club(owner) if owner is not None else None
+    club = set(club_accounts(organization.pk if organization else None, owner).values_list("pk", flat=True))
+    team_users = {name: user for name, user in users.items() if user.pk in club}
     ids: dict[type[models.Model], dict[int, int]] = {model: {} for model in (Club, Player, Tournament)}
 
     clubs = {row["id"]: _club(row) for row in data["clubs"]}
     for old_id, club in clubs.items():
         ids[Club][old_id] = club.pk
     # The file's club (Organization) means nothing here: what is restored is the owner's club's.
-    organization = own_club(owner) if owner is not None else None
     for row in data["players"]:
         ids[Player][row["id"]] = _player(row, clubs.get(row.get("club")), organization, owner).pk
 
-    series, series_created = _series(series_row, owner, users)
+    series, series_created = _series(series_row, owner, team_users)
     row = data["tournament"]
     tournament = Tournament(**_field_values(Tournament, row, ids, users))
     tournament.series = series  # the file's series id means nothing here
@@ -249,6 +253,8 @@ def _import(data: dict[str, Any], owner) -> Tournament:
     )
     for key, model in SECTIONS:
         rows = section(data, key)
+        if model is Membership:  # only the club's accounts are put into a team, never anybody named
+            rows = [r for r in rows if str(r.get("user")) in team_users]
         objects = [model(**_field_values(model, r, ids, users)) for r in rows]
         if model is Table:
             for table in objects:

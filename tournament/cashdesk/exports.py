@@ -21,6 +21,10 @@ def cash_report_csv(report: CashReport) -> bytes:
         [_("Entry fee"), money(report.fee_cents)],
         [_("Players"), report.players],
         [_("Expected"), money(report.expected_cents)],
+        *([
+            [_("Reduced or waived with a reason"), money(-report.reduced_cents)],
+            [_("Due"), money(report.due_cents)],
+        ] if report.reduced_cents else []),
         [],
         [_("Payment method"), _("Payments"), _("Collected")],
         *([label, count, money(cents)] for label, count, cents in report.by_method),

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.fields import BIRTH_YEAR_MESSAGES, MoneyField, NumberField, TextField, YesField
 from tournament.models import Payment
-from tournament.players.forms import MembershipField
+from tournament.players.forms import GenderField, MembershipField
 
 
 class PaymentForm(forms.Form):
@@ -56,9 +56,11 @@ class WalkInForm(PaymentForm):
     birth_year = NumberField(label=_("Year of birth"), required=False, min_value=1900, max_value=2100,
                              error_messages=BIRTH_YEAR_MESSAGES)
     membership = MembershipField()
+    gender = GenderField()
 
     field_order = [
-        "first_name", "last_name", "club", "birth_year", "membership", "amount", "method", "paid", "reason",
+        "first_name", "last_name", "club", "birth_year", "membership", "gender", "amount", "method", "paid",
+        "reason",
     ]
 
     def clean_birth_year(self):
@@ -75,6 +77,7 @@ class WalkInForm(PaymentForm):
             "first_name": " ".join(data["first_name"].split()),
             "last_name": " ".join(data["last_name"].split()),
             "club_name": data["club"], "birth_year": data["birth_year"], "member": data["membership"],
+            "gender": data["gender"],
         }
 
 

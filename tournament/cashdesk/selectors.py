@@ -12,6 +12,7 @@ from engine.prizes import euros
 from engine.text import matches, person_key, person_sort_key, search_words
 from tournament.models import Payment, PrizeHandover, Registration, Signup, Tournament
 
+from ..accounts.selectors import display_name
 from ..players.selectors import known_players
 
 
@@ -24,10 +25,17 @@ class CashReport:
     by_method: list[tuple[str, int, int]]  # (label, count, cents)
     collected_cents: int
     unpaid: list[Registration] = field(default_factory=list)
+    # Fees reduced or waived at the desk with a reason: documented, so no shortfall of the till.
+    reduced_cents: int = 0
+
+    @property
+    def due_cents(self) -> int:
+        """What the fees should have brought: the expected fees less the documented reductions."""
+        return self.expected_cents - self.reduced_cents
 
     @property
     def difference_cents(self) -> int:
-        return self.collected_cents - self.expected_cents
+        return self.collected_cents - self.due_cents
 
     def amount(self, cents: int) -> str:
         return euros(cents)
@@ -51,6 +59,11 @@ def cash_report(tournament: Tournament) -> CashReport:
     by_method = [(label, *totals.get(value, (0, 0))) for value, label in Payment.Method.choices]
     # Without an entry fee nobody owes anything: no list of everybody as "not paid".
     unpaid = [reg for reg in players if tournament.entry_fee_cents and getattr(reg, "payment", None) is None]
+    fee = tournament.entry_fee_cents
+    reduced = sum(
+        fee - reg.payment.amount_cents for reg in players
+        if getattr(reg, "payment", None) is not None and reg.payment.amount_cents < fee and reg.payment.reason
+    )
     return CashReport(
         tournament=tournament,
         fee_cents=tournament.entry_fee_cents,
@@ -59,6 +72,7 @@ def cash_report(tournament: Tournament) -> CashReport:
         by_method=by_method,
         collected_cents=sum(cents for _label, _count, cents in by_method),
         unpaid=sorted(unpaid, key=lambda reg: reg.start_number),
+        reduced_cents=reduced,
     )
 
 
@@ -205,8 +219,7 @@ class RecordPrize:
 
     @property
     def handed_by(self) -> str:
-        user = self.handover.created_by if self.handover else None
-        return user.get_username() if user else ""
+        return display_name(self.handover.created_by if self.handover else None)
 
 
 @dataclass
@@ -259,7 +272,7 @@ def cash_record(tournament: Tournament) -> CashRecord:
         RecordPayment(
             payment=payment, name=payment.registration.player.name,
             start_number=payment.registration.start_number,
-            taken_by=payment.created_by.get_username() if payment.created_by else "",
+            taken_by=display_name(payment.created_by),
             reduced=payment.amount_cents < fee,
         )
         for payment in Payment.objects.filter(tournament=tournament)

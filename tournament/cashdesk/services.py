@@ -97,6 +97,7 @@ def signup_check_in(
     registration = player_register(
         tournament=tournament, user=user, first_name=signup.first_name, last_name=signup.last_name,
         club_name=signup.club, birth_year=signup.birth_year, check_in=True, member=signup.member,
+        gender=signup.gender,
     )
     signup.registration = registration
     signup.save(update_fields=["registration"])
@@ -112,13 +113,13 @@ def signup_check_in(
 def walk_in(
     *, tournament: Tournament, user, first_name: str, last_name: str, club_name: str = "",
     birth_year: int | None = None, amount_cents: int | None, method: str, member: bool | None = None,
-    reason: str = "",
+    reason: str = "", gender: str = "",
 ) -> Registration:
     """Somebody who did not sign up: registered, paid and checked in in one step (`member`: as asked at
     the door; None leaves a known player's membership as it is)."""
     registration = player_register(
         tournament=tournament, user=user, first_name=first_name, last_name=last_name,
-        club_name=club_name, birth_year=birth_year, check_in=True, member=member,
+        club_name=club_name, birth_year=birth_year, check_in=True, member=member, gender=gender,
     )
     return _walked_in(registration, user=user, amount_cents=amount_cents, method=method, reason=reason)
 

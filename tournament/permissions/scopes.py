@@ -119,11 +119,16 @@ def addable_by_name(owner: Tournament | Series, user) -> QuerySet:
     invitation: accounts of the owning club (its admins and whoever holds a role in one of its evenings
     or series); for an evening or series of no club, whoever holds a role in what `user` organizes (a
     superuser: anybody). Anybody else joins by an invitation link they accept while logged in."""
+    return club_accounts(owner.organization_id, user)
+
+
+def club_accounts(org: int | None, user) -> QuerySet:
+    """`addable_by_name` for a club (by its id), or for `user`'s own people where there is none; also
+    what a restore may put into a team (a backup names accounts: only the club's are taken)."""
     users = get_user_model().objects.filter(is_active=True)
     if is_superuser(user):
         return users
-    if owner.organization_id:
-        org = owner.organization_id
+    if org:
         where = (
             Q(administered_organizations=org) | Q(organized_tournaments__organization=org)
             | Q(organized_series__organization=org) | Q(memberships__tournament__organization=org)

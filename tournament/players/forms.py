@@ -36,6 +36,16 @@ class MembershipField(forms.TypedChoiceField):
         )
 
 
+class GenderField(forms.ChoiceField):
+    """The gender, optional wherever a player comes in (typed, at the door, the public sign-up): only
+    for the women's and men's rankings, which need it of everybody (docs/rules.md §8)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("label", _("Gender"))
+        kwargs.setdefault("help_text", _("Optional: only for the rankings of women and men."))
+        super().__init__(choices=[("", _("not given")), *Player.GENDER_CHOICES], required=False, **kwargs)
+
+
 def membership_value(member: bool | None) -> str:
     """The field's value for a stored membership."""
     return "" if member is None else "member" if member else "guest"
@@ -49,7 +59,6 @@ class PlayerForm(forms.Form):
         label=_("Date of birth"),
         required=False,
         input_formats=DATE_INPUTS,
-        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
     birth_year = NumberField(label=_("Year of birth"), required=False, min_value=1900, max_value=2100)
 
@@ -93,7 +102,14 @@ class PlayerForm(forms.Form):
 class PlayerAddForm(PlayerForm):
     """A player typed in on the players page; `check_in` stays ticked for the next one typed at the door."""
 
+    gender = GenderField()
+    membership = MembershipField(required=False)
     check_in = forms.BooleanField(label=_("checked in"), required=False)
+
+    def player_fields(self) -> dict[str, Any]:
+        fields = super().player_fields()
+        fields.update(gender=self.cleaned_data["gender"], member=self.cleaned_data["membership"])
+        return fields
 
 
 class KnownPlayersForm(forms.Form):
@@ -124,11 +140,7 @@ class KnownPlayersForm(forms.Form):
 class PlayerEditForm(PlayerForm):
     """The player's record with the optional categories: gender (never required) and guest."""
 
-    gender = forms.ChoiceField(
-        label=_("Gender"), required=False,
-        choices=[("", _("not given")), *Player.GENDER_CHOICES],
-        help_text=_("Optional: only for the rankings of women and men."),
-    )
+    gender = GenderField()
     membership = MembershipField(required=False)
 
     @classmethod
@@ -152,7 +164,8 @@ class ImportForm(LimitedUploadForm):
         label=_("CSV or Excel file"),
         help_text=_(
             "Columns: Vorname/First name, Nachname/Last name, Verein/Club, Geburtsjahr/Year of birth "
-            "or Geburtsdatum/Date of birth. Separated by ; or , in UTF-8 or Windows encoding."
+            "or Geburtsdatum/Date of birth, optionally Geschlecht/Gender (w, m, d). Separated by ; or , "
+            "in UTF-8 or Windows encoding."
         ),
         widget=forms.ClearableFileInput(attrs={"accept": ".csv,.txt,.xlsx"}),
     )

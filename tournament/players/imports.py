@@ -18,6 +18,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from engine.numbers import NumberError, parse_int
+from engine.rankings import parse_gender
 from engine.text import TextError, clean_text, forbidden, name_key, person_key
 from tournament.models import Club, Player
 
@@ -27,6 +28,7 @@ COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
     "last_name": ("nachname", "lastname", "last", "surname", "familyname", "familienname", "name"),
     "club": ("verein", "club", "klub", "team", "mannschaft"),
     "birth_year": ("geburtsjahr", "jahrgang", "yearofbirth", "birthyear", "year", "jahr"),
+    "gender": ("geschlecht", "gender", "sex"),
     "birth_date": ("geburtsdatum", "dateofbirth", "birthdate", "birthday", "geboren", "dob", "born"),
 }
 REQUIRED = ("first_name", "last_name")
@@ -55,6 +57,7 @@ class ImportRow:
     club: str = ""
     birth_year: int | None = None
     birth_date: date | None = None
+    gender: str = ""  # optional, as engine.rankings.parse_gender reads it
 
     @property
     def name(self) -> str:
@@ -252,6 +255,18 @@ def rows_from_table(lines: list[tuple[int, list[Any]]]) -> ImportResult:
                     line,
                     _("%(name)s: the year of birth '%(value)s' is not a year between 1900 and 2100.")
                     % {"name": row.name, "value": _text(cell("birth_year"))},
+                )
+            )
+            continue
+        try:
+            row.gender = parse_gender(_text(cell("gender")))
+        except ValueError:
+            result.errors.append(
+                ImportProblem(
+                    line,
+                    _("%(name)s: the gender '%(value)s' is not one of w, m, d "
+                      "(or weiblich, männlich, divers).")
+                    % {"name": row.name, "value": _text(cell("gender"))},
                 )
             )
             continue

@@ -115,13 +115,15 @@ def _registrations_of(player: Player, tournaments: list[Tournament]) -> list[Reg
 def player_find_or_create(
     *, first_name: str, last_name: str, club_name: str = "", birth_date: date | None = None,
     birth_year: int | None = None, tournament: Tournament, user, member: bool | None = None,
+    gender: str = "",
 ) -> Player:
     """A player typed again (same name and club, as `engine.text.person_key` compares names: "Müller"
     is "MÜLLER" and "Mueller") is the same person: their record is reused, among the records of the
     club that owns the evening only (`permissions.scopes.owner_players`).
 
-    Birth data (and a membership given, `member`; None leaves it as it is) typed for a found record
-    changes it only by the module's rule (`_player_change`)."""
+    Birth data (and a membership given, `member`; None leaves it as it is; a gender given, `gender`;
+    "" leaves it as it is) typed for a found record changes it only by the module's rule
+    (`_player_change`)."""
     first_name, last_name = " ".join(first_name.split()), " ".join(last_name.split())
     club = club_get_or_create(club_name)
     if birth_date and not birth_year:
@@ -131,7 +133,7 @@ def player_find_or_create(
     if player is None:
         player = Player(
             first_name=first_name, last_name=last_name, club=club,
-            birth_date=birth_date, birth_year=birth_year, member=member,
+            birth_date=birth_date, birth_year=birth_year, member=member, gender=gender,
             organization_id=tournament.organization_id,
         )
         player.full_clean()
@@ -140,6 +142,8 @@ def player_find_or_create(
     values = {"birth_date": birth_date or player.birth_date, "birth_year": birth_year or player.birth_year}
     if member is not None:
         values["member"] = member
+    if gender:
+        values["gender"] = gender
     player, _copied = _player_change(player, tournament=tournament, user=user, values=values)
     return player
 
@@ -159,13 +163,14 @@ def registration_snapshot(reg: Registration) -> dict[str, Any]:
 def player_register(
     *, tournament: Tournament, user, first_name: str, last_name: str, club_name: str = "",
     birth_date: date | None = None, birth_year: int | None = None, check_in: bool = False,
-    member: bool | None = None,
+    member: bool | None = None, gender: str = "",
 ) -> Registration:
     # Lock the tournament row so two organizers adding players cannot take the same start number.
     Tournament.objects.select_for_update().get(pk=tournament.pk)
     player = player_find_or_create(
         first_name=first_name, last_name=last_name, club_name=club_name,
         birth_date=birth_date, birth_year=birth_year, tournament=tournament, user=user, member=member,
+        gender=gender,
     )
     return _register(tournament=tournament, user=user, player=player, check_in=check_in)
 
@@ -235,6 +240,7 @@ def players_import(
             player_register(
                 tournament=tournament, user=user, first_name=row.first_name, last_name=row.last_name,
                 club_name=row.club, birth_date=row.birth_date, birth_year=row.birth_year, check_in=check_in,
+                gender=row.gender,
             )
             added += 1
         except ValidationError as exc:

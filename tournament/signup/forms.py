@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.fields import BIRTH_YEAR_MESSAGES, DateTimeField, EmailField, NumberField, TextField
 from tournament.models import Tournament
-from tournament.players.forms import MembershipField
+from tournament.players.forms import GenderField, MembershipField
 
 CAPACITY = (1, 2000)
 PHONE = re.compile(r"^\+?[0-9 ()/\-]{6,30}$")
@@ -26,6 +26,7 @@ class SignupForm(forms.Form):
     email = EmailField(label=_("E-mail (optional)"), required=False)
     phone = TextField(label=_("Phone (optional)"), max_length=40, required=False)
     membership = MembershipField(label=_("Are you a member of the organizing club?"))
+    gender = GenderField(label=_("Gender (optional)"))
     # Hidden from people by CSS; a bot filling every field gives itself away.
     website = TextField(label=_("Leave this field empty"), required=False, max_length=200)
 
@@ -101,7 +102,6 @@ class SignupSettingsForm(forms.ModelForm):
     class Meta:
         model = Tournament
         fields = ["signup_open", "signup_capacity", "signup_deadline"]
-        widgets = {"signup_deadline": forms.DateTimeInput(attrs={"type": "datetime-local"})}
         field_classes = {"signup_capacity": NumberField, "signup_deadline": DateTimeField}
 
     def __init__(self, *args, **kwargs) -> None:

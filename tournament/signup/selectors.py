@@ -11,24 +11,47 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from engine.text import name_key, person_key
-from tournament.models import Round, Signup, Tournament
+from tournament.models import Registration, Round, Signup, Tournament
 from tournament.permissions import organizes
 
 
 @dataclass(frozen=True)
 class SignupCounts:
+    """The places are the evening's: a sign-up with a place takes one, and so does every player
+    registered another way (typed, imported, from an earlier evening, a walk-in), withdrawn ones not."""
+
     confirmed: int
     waiting: int
     capacity: int | None
+    registered: int = 0  # players of the evening who did not come through the sign-up
+
+    @property
+    def taken(self) -> int:
+        return self.confirmed + self.registered
 
     @property
     def free(self) -> int | None:
-        return None if self.capacity is None else max(self.capacity - self.confirmed, 0)
+        return None if self.capacity is None else max(self.capacity - self.taken, 0)
 
     @property
     def over(self) -> int:
         """How many more people have a place than there are places (the organizer approved them)."""
-        return 0 if self.capacity is None else max(self.confirmed - self.capacity, 0)
+        return 0 if self.capacity is None else max(self.taken - self.capacity, 0)
+
+
+def registered_otherwise(tournament: Tournament) -> int:
+    """Players of the evening who hold a place without a sign-up (a checked-in sign-up is its own)."""
+    return (
+        Registration.objects.filter(tournament=tournament, signup__isnull=True)
+        .exclude(status=Registration.Status.WITHDRAWN).count()
+    )
+
+
+def places_taken(tournament: Tournament) -> int:
+    """The places of the evening taken: sign-ups with a place and players registered otherwise. The
+    service that gives places and the pages that count them ask this."""
+    confirmed = tournament.signups.filter(status=Signup.Status.CONFIRMED).count()
+    return confirmed + registered_otherwise(tournament)
 
 
 def tournament_for_signup(user, tournament_pk: int) -> Tournament:
@@ -52,7 +75,9 @@ def signup_counts(tournament: Tournament) -> SignupCounts:
         confirmed=Count("pk", filter=Q(status=Signup.Status.CONFIRMED)),
         waiting=Count("pk", filter=Q(status=Signup.Status.WAITING)),
     )
-    return SignupCounts(counts["confirmed"], counts["waiting"], tournament.signup_capacity)
+    return SignupCounts(
+        counts["confirmed"], counts["waiting"], tournament.signup_capacity, registered_otherwise(tournament)
+    )
 
 
 def waiting_position(signup: Signup) -> int | None:

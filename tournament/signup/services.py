@@ -8,7 +8,8 @@ The rule the organizer's page states: a place freed by a withdrawal or a refusal
 of places) fills every free place from the top of the waiting list; a place freed by moving its holder
 to the waiting list goes to nobody until the organizer approves someone (or the next withdrawal or
 refusal fills the free places from the top). While anybody waits, a new sign-up joins the end of the
-waiting list, even if a place is free.
+waiting list, even if a place is free. The places are the evening's (`selectors.places_taken`): players
+registered another way take places too.
 """
 
 from __future__ import annotations
@@ -26,13 +27,13 @@ from tournament.permissions import Capability, require
 
 from ..audit.actions import AuditAction
 from ..audit.services import audit
-from .selectors import SignupState, signup_state
+from .selectors import SignupState, places_taken, signup_state
 
 
 def signup_snapshot(signup: Signup) -> dict[str, Any]:
     return {
         "name": signup.name, "club": signup.club, "birth_year": signup.birth_year, "member": signup.member,
-        "status": signup.status, "queue": signup.queue,
+        "gender": signup.gender, "status": signup.status, "queue": signup.queue,
     }
 
 
@@ -40,16 +41,12 @@ def _locked_tournament(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
 
-def _confirmed_count(tournament: Tournament) -> int:
-    return tournament.signups.filter(status=Signup.Status.CONFIRMED).count()
-
-
 def _fill_places(tournament: Tournament, *, user=None) -> list[Signup]:
     """Move the first waiting people up while places are free (tournament row locked by the caller)."""
     if tournament.signup_capacity is None:
         waiting = list(tournament.signups.filter(status=Signup.Status.WAITING).order_by("queue"))
     else:
-        free = tournament.signup_capacity - _confirmed_count(tournament)
+        free = tournament.signup_capacity - places_taken(tournament)
         if free <= 0:
             return []
         waiting = list(tournament.signups.filter(status=Signup.Status.WAITING).order_by("queue")[:free])
@@ -68,6 +65,7 @@ def _fill_places(tournament: Tournament, *, user=None) -> list[Signup]:
 def signup_create(
     *, tournament: Tournament, first_name: str, last_name: str, club: str = "", birth_year: int,
     email: str = "", phone: str = "", member: bool | None = None, now: datetime.datetime | None = None,
+    gender: str = "",
 ) -> Signup:
     """A place while the capacity allows, else the waiting list. Refused when the sign-up does not take
     entries (`signup_state`: off, the evening started, the deadline passed)."""
@@ -83,13 +81,13 @@ def signup_create(
     capacity = tournament.signup_capacity
     # Nobody overtakes the waiting list: a place the organizer freed by a move is theirs to give.
     full = capacity is not None and (
-        _confirmed_count(tournament) >= capacity
+        places_taken(tournament) >= capacity
         or tournament.signups.filter(status=Signup.Status.WAITING).exists()
     )
     last = tournament.signups.aggregate(last=Max("queue"))["last"] or 0
     signup = Signup(
         tournament=tournament, first_name=first_name, last_name=last_name, club=club,
-        birth_year=birth_year, email=email, phone=phone, member=member, queue=last + 1,
+        birth_year=birth_year, email=email, phone=phone, member=member, gender=gender, queue=last + 1,
         status=Signup.Status.WAITING if full else Signup.Status.CONFIRMED,
     )
     signup.full_clean(exclude=["token"])

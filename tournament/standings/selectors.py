@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from django.db.models import Prefetch, Q
 
 from engine.rankings import (
+    CATEGORY_FACTS,
     Category,
     GroupRow,
     GroupValue,
@@ -18,6 +19,7 @@ from engine.rankings import (
     categories_of,
     category_ranking,
     group_ranking,
+    undecided,
 )
 from engine.scoring import EndRule, ScoringFormat, is_finished
 from engine.standings import (
@@ -154,14 +156,6 @@ def evening_over(
     )
 
 
-def evening_categories(tournament: Tournament, lines: list[StandingLine] | None = None) -> list[Category]:
-    """The categories of this evening whose best player gets a category certificate (a category every
-    player is in is named, never certified)."""
-    if lines is None:
-        _rounds, lines = standings(tournament)
-    return list(tournament_rankings(tournament, lines).listed_categories) if lines else []
-
-
 @dataclass
 class TournamentRankings:
     """Club, team and category rankings of one evening, from its standings."""
@@ -174,12 +168,21 @@ class TournamentRankings:
     # Registration id → that player's categories on this evening (the standings' category column).
     player_categories: dict[int, frozenset[Category]] = field(default_factory=dict)
     field_size: int = 0  # players in the standings
+    # Categories with known members but also players of whom it is not known whether they belong (no
+    # gender given, no birth data, membership not asked): how many such players. Such a category has
+    # no ranking and no certificate (docs/rules.md §8); the pages and documents say why instead.
+    undecided: dict[Category, int] = field(default_factory=dict)
 
     @property
     def whole_field(self) -> list[Category]:
         """Categories every player of the standings is in (all members; all newcomers on a series' first
         evening): their ranking is the standings themselves."""
         return [category for category, rows in self.categories.items() if len(rows) == self.field_size]
+
+    @property
+    def undecided_notes(self) -> list[tuple[Category, int, str]]:
+        """(category, players not known, the fact they lack: "gender", "born" or "member")."""
+        return [(category, count, CATEGORY_FACTS[category]) for category, count in self.undecided.items()]
 
     @property
     def listed_categories(self) -> dict[Category, list[tuple[int, bool, StandingLine]]]:
@@ -229,23 +232,24 @@ def tournament_rankings(
     limits = age_limits(series)
     overall = [(line.registration.pk, line.row.rank) for line in lines]
     by_reg = {line.registration.pk: line for line in lines}
-    facts = {
-        line.registration.pk: categories_of(
-            PlayerFacts(
-                player_id=line.player.pk, gender=line.player.gender, born=line.player.born,
-                member=line.player.member, newcomer=series is not None and line.player.pk not in earlier,
-            ),
-            tournament.date, limits,
+    player_facts = {
+        line.registration.pk: PlayerFacts(
+            player_id=line.player.pk, gender=line.player.gender, born=line.player.born,
+            member=line.player.member, newcomer=series is not None and line.player.pk not in earlier,
         )
         for line in lines
     }
-    categories = {}
+    facts = {pk: categories_of(one, tournament.date, limits) for pk, one in player_facts.items()}
+    categories, undecided_counts = {}, {}
     for category in Category:
         placed = category_ranking(overall, [pk for pk, found in facts.items() if category in found])
-        if placed:
+        unknown = sum(1 for one in player_facts.values() if undecided(one, category))
+        if placed and unknown:
+            undecided_counts[category] = unknown
+        elif placed:
             categories[category] = [(row.rank, row.shared, by_reg[row.player_id]) for row in placed]
     return TournamentRankings(
         clubs=[(row, clubs[row.group_id]) for row in club_rows], club_best=best, club_value=value,
         teams=[(row, by_team[row.group_id]) for row in team_rows], categories=categories,
-        player_categories=facts, field_size=len(lines),
+        player_categories=facts, field_size=len(lines), undecided=undecided_counts,
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from itertools import permutations
 from typing import Any
 
@@ -11,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.scoring import EndRule, ScoringFormat
 from engine.standings import DEFAULT_TIEBREAKS, TIEBREAKS, MissedRoundPolicy
-from tournament.fields import DateField, NumberField, TextField
+from tournament.fields import DateField, MoneyField, NumberField, TextField
 from tournament.models import TableConfirmation, Tournament, engine_choices
 
 from ..clock.selectors import MAX_CLOCK_MINUTES
@@ -84,6 +85,11 @@ class TournamentForm(forms.ModelForm):
         widget=forms.RadioSelect,
         help_text=_("Players still equal after these share the place."),
     )
+    # Set where the evening is prepared (also on the prizes page): the desk takes it as each amount.
+    entry_fee = MoneyField(
+        label=_("Entry fee (€)"), min_value=Decimal("0"), max_value=Decimal("1000"), required=False,
+        help_text=_("Empty: no entry fee."),
+    )
 
     class Meta:
         model = Tournament
@@ -108,7 +114,6 @@ class TournamentForm(forms.ModelForm):
             "plan_all_rounds",
             "standings_hidden_from",
         ]
-        widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
         field_classes = {
             "name": TextField,
             "venue": TextField,
@@ -132,6 +137,8 @@ class TournamentForm(forms.ModelForm):
         instance = kwargs.get("instance")
         order = (instance.tiebreaks if instance is not None else None) or list(DEFAULT_TIEBREAKS)
         self.initial.setdefault("tiebreak_order", ",".join(order))
+        if instance is not None:
+            self.initial.setdefault("entry_fee", Decimal(instance.entry_fee_cents) / 100)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -155,6 +162,10 @@ class TournamentForm(forms.ModelForm):
         """The cleaned values as keyword arguments for the tournament services."""
         values = {name: self.cleaned_data[name] for name in self.Meta.fields}
         values["tiebreaks"] = self.cleaned_data["tiebreaks"]
+        # A form posted without the field (an older page, a script) keeps the evening's fee.
+        if "entry_fee" in self.data:
+            fee = self.cleaned_data.get("entry_fee")
+            values["entry_fee_cents"] = 0 if fee is None else int(fee * 100)
         return values
 
 

@@ -27,6 +27,7 @@ TOURNAMENT_SETTINGS = (
     "name", "date", "venue", "rounds_total", "table_size", "table_min", "table_max", "fill", "scoring",
     "end_rule", "threshold", "tiebreaks", "missed_rounds", "time_limit_minutes", "deck", "separate_clubs",
     "plan_all_rounds", "require_second_entry", "table_confirmation", "public", "standings_hidden_from",
+    "entry_fee_cents",
 )
 
 

@@ -19,6 +19,7 @@ from tournament.documents.prizes import category_prizes, prizes_pdf
 from tournament.documents.rankings import rankings_pdf
 from tournament.documents.season import season_prizes, season_title, series_standings_pdf
 from tournament.documents.seating import seating_pdf
+from tournament.documents.selectors import documents_ready
 from tournament.documents.standings import standings_pdf
 from tournament.documents.start_cards import start_cards_pdf
 from tournament.documents.table_sheets import PAPER_SIZES, table_sheets_pdf
@@ -72,6 +73,7 @@ class DocumentsView(TournamentOrganizerMixin, TemplateView):
             plan=seating_plan_summary(self.tournament),
             logo_form=kwargs.get("logo_form") or LogoForm(instance=self.tournament),
             address_unreachable=unreachable_address(self.request),
+            ready=documents_ready(self.tournament, lines),
         )
         return context
 

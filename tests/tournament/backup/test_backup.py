@@ -349,7 +349,8 @@ def test_sign_ups_and_payments_travel_with_the_backup(tournament, players, organ
     from tournament.models import Payment, Signup
     from tournament.signup.services import signup_create
 
-    tournament.signup_open, tournament.signup_capacity, tournament.entry_fee_cents = True, 1, 800
+    # The twelve registered players hold twelve of the places: one is left for a sign-up.
+    tournament.signup_open, tournament.signup_capacity, tournament.entry_fee_cents = True, 13, 800
     tournament.save()
     anna = signup_create(tournament=tournament, first_name="Anna", last_name="Alt", birth_year=1970)
     signup_create(tournament=tournament, first_name="Ben", last_name="Berg", birth_year=1980)

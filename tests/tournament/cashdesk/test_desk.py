@@ -384,3 +384,12 @@ def test_a_walk_in_with_errors_sends_the_focus_to_them(door, tournament):
     assert "autofocus" not in search
     plain = door.get(reverse("organizer:desk", args=[tournament.pk])).content.decode()
     assert "autofocus" in re.search(r'<input type="search"[^>]*>', plain).group()
+
+
+def test_the_walk_in_message_appears_once(door, tournament):
+    """#51 point 20: the page's messages and the desk list's both showed it."""
+    response = door.post(reverse("organizer:desk_walk_in", args=[tournament.pk]), {
+        "membership": "guest", "first_name": "Walter", "last_name": "Walk", "club": "", "birth_year": "1970",
+        "amount": "8.00", "method": "cash", "paid": "on",
+    }, follow=True)
+    assert response.content.decode().count("Walter Walk is checked in") == 1

@@ -39,8 +39,8 @@ def season(organizer):
     red, blue = ClubFactory(name="Rot"), ClubFactory(name="Blau")
     people = [
         PlayerFactory(first_name="Anna", club=red, gender="f", birth_year=2012),
-        PlayerFactory(first_name="Ben", club=red, birth_year=1990),
-        PlayerFactory(first_name="Cem", club=blue, birth_year=1950),
+        PlayerFactory(first_name="Ben", club=red, gender="m", birth_year=1990),
+        PlayerFactory(first_name="Cem", club=blue, gender="m", birth_year=1950),
         PlayerFactory(first_name="Dora", club=blue, gender="f", birth_year=1990, member=False),
     ]
     first = played_evening(series=series, players=people, date=DAY, organizers=[organizer],
@@ -186,7 +186,7 @@ def test_the_season_export_lists_each_players_categories(organizer_client, seaso
     assert season_part[0].split(";")[-1] == "Categories"
     by_name = {line.split(";")[1].split()[0]: line.split(";")[-1] for line in season_part[1:]}
     assert by_name == {
-        "Anna": "Women, Juniors, Members", "Ben": "Members", "Cem": "Seniors, Members",
+        "Anna": "Women, Juniors, Members", "Ben": "Men, Members", "Cem": "Men, Seniors, Members",
         "Dora": "Women, Guests",
     }
     book = load_workbook(io.BytesIO(organizer_client.get(f"/{second.pk}/series/export/?format=xlsx").content))

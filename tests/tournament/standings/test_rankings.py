@@ -18,13 +18,13 @@ def evening(organizer):
     red, blue, green = ClubFactory(name="Rot"), ClubFactory(name="Blau"), ClubFactory(name="Grün")
     people = {
         "anna": PlayerFactory(first_name="Anna", club=red, gender="f", birth_year=2012),
-        "ben": PlayerFactory(first_name="Ben", club=red, birth_year=1990),
-        "cem": PlayerFactory(first_name="Cem", club=red, birth_year=1990, member=False),
+        "ben": PlayerFactory(first_name="Ben", gender="m", club=red, birth_year=1990),
+        "cem": PlayerFactory(first_name="Cem", gender="m", club=red, birth_year=1990, member=False),
         "dora": PlayerFactory(first_name="Dora", club=blue, gender="f", birth_year=1950),
-        "emil": PlayerFactory(first_name="Emil", club=blue, birth_year=1990),
-        "fritz": PlayerFactory(first_name="Fritz", club=green, birth_year=1990),
-        "gabi": PlayerFactory(first_name="Gabi", club=None, birth_year=1990),
-        "hans": PlayerFactory(first_name="Hans", club=None, birth_year=1990),
+        "emil": PlayerFactory(first_name="Emil", gender="m", club=blue, birth_year=1990),
+        "fritz": PlayerFactory(first_name="Fritz", gender="m", club=green, birth_year=1990),
+        "gabi": PlayerFactory(first_name="Gabi", gender="f", club=None, birth_year=1990),
+        "hans": PlayerFactory(first_name="Hans", gender="m", club=None, birth_year=1990),
     }
     scores = dict(zip(people.values(), [10, 20, 90, 5, 30, 1, 40, 50], strict=True))
     series = SeriesFactory(club_best=2)
@@ -68,9 +68,28 @@ def test_category_rankings(evening, django_assert_num_queries):
     _, lines = standings(tournament)
     with django_assert_num_queries(3):  # no teams: their players are not asked for
         data = tournament_rankings(tournament, lines)
-    assert names(data.categories[Category.WOMEN]) == [(1, "Dora"), (2, "Anna")]
+    assert names(data.categories[Category.WOMEN]) == [(1, "Dora"), (2, "Anna"), (3, "Gabi")]
+    men = [(1, "Fritz"), (2, "Ben"), (3, "Emil"), (4, "Hans"), (5, "Cem")]
+    assert names(data.categories[Category.MEN]) == men
     assert names(data.categories[Category.JUNIOR]) == [(1, "Anna")]
     assert names(data.categories[Category.SENIOR]) == [(1, "Dora")]
     assert names(data.categories[Category.GUEST]) == [(1, "Cem")]
     assert "Ben" not in [line.player.first_name for _, _, line in data.categories[Category.NEWCOMER]]
     assert len(data.categories[Category.NEWCOMER]) == 7
+
+
+def test_a_category_with_players_of_unknown_facts_has_no_ranking(evening):
+    """16 of 21 without a gender and "Herren" held one man: his certificate went to him while men
+    placed above him were missing. A category whose members are not all known is not ranked."""
+    tournament, people = evening
+    for name in ("fritz", "ben"):
+        people[name].gender = ""
+        people[name].save()
+    people["hans"].birth_year = None
+    people["hans"].save()
+    _, lines = standings(tournament)
+    data = tournament_rankings(tournament, lines)
+    assert Category.MEN not in data.categories and Category.WOMEN not in data.categories
+    assert Category.JUNIOR not in data.categories and Category.SENIOR not in data.categories
+    assert data.undecided == {Category.WOMEN: 2, Category.MEN: 2, Category.JUNIOR: 1, Category.SENIOR: 1}
+    assert names(data.categories[Category.GUEST]) == [(1, "Cem")]  # membership known of everybody

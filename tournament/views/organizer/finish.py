@@ -7,11 +7,12 @@ from __future__ import annotations
 from django.urls import reverse
 
 from tournament.cashdesk.selectors import cash_report
+from tournament.documents.selectors import documents_ready
 from tournament.live.selectors import reveal
 from tournament.permissions import Capability
 from tournament.prizes.selectors import has_prizes, prize_list
 from tournament.rounds.selectors import evening
-from tournament.standings.selectors import evening_categories, standings_hidden
+from tournament.standings.selectors import standings_hidden
 
 from .base import OrganizerPage
 
@@ -36,7 +37,7 @@ class FinishView(OrganizerPage):
             more_lines=max(0, len(lines) - TOP_LINES),
             players=len(lines),
             prizes=prize_list(tournament, lines) if lines and has_prizes(tournament) else None,
-            categories=evening_categories(tournament, lines),
+            ready=documents_ready(tournament, lines),
             report=cash_report(tournament),
             series=tournament.series,
             standings_hidden=standings_hidden(tournament),

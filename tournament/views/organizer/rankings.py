@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from engine.rankings import GroupValue
+from tournament.documents.prizes import category_prizes
 from tournament.fields import NumberField
 from tournament.models import Series, Team
 from tournament.permissions import Capability
@@ -50,7 +51,8 @@ class RankingsView(OrganizerPage):
         data = tournament_rankings(self.tournament, lines, best=best, value=value)
         if not form.is_bound:
             form = ClubRankingForm(initial={"best": data.club_best, "value": data.club_value})
-        context.update(rounds=rounds, data=data, form=form)
+        context.update(rounds=rounds, data=data, form=form,
+                       category_certificates=bool(lines) and bool(category_prizes(self.tournament, data)))
         return context
 
 

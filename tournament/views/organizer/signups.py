@@ -44,6 +44,7 @@ class SignupsView(OrganizerPage):
             signups=signups,
             duplicates=sum(1 for s in signups if s.duplicate),
             counts=selectors.signup_counts(self.tournament),
+            state=selectors.signup_state(self.tournament),
             public_url=absolute_url(reverse("public:signup", args=[self.tournament.pk]), self.request),
         )
         return context

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.generic import FormView
 
+from tournament.documents.selectors import documents_ready
 from tournament.organizations.forms import OrganizationChoiceForm
 from tournament.permissions import Capability, OrganizingAccountMixin
 from tournament.permissions.scopes import administered_clubs, own_club
@@ -17,7 +18,6 @@ from tournament.rounds.selectors import evening, expected_end, table_counts
 from tournament.series.forms import SeriesChoiceForm
 from tournament.series.selectors import series_of_user
 from tournament.series.services import series_join
-from tournament.standings.selectors import evening_categories
 from tournament.tournaments.forms import TournamentDeleteForm, TournamentForm
 from tournament.tournaments.services import tournament_create, tournament_delete, tournament_update
 
@@ -86,7 +86,7 @@ class TournamentOverviewView(OrganizerPage):
             evening=state,
             rounds=state.rounds,
             table_counts=table_counts(current) if current is not None else None,
-            categories=evening_categories(self.tournament, state.lines) if state.over else [],
+            ready=documents_ready(self.tournament, state.lines) if state.over else None,
             expected_end=None if state.over else expected_end(self.tournament, rounds=state.rounds),
         )
         return context
