@@ -211,10 +211,13 @@ def _import(data: dict[str, Any], owner) -> Tournament:
     users = {u.get_username(): u for u in user_model.objects.filter(**{
         f"{user_model.USERNAME_FIELD}__in": usernames})}
     # Who may be given a role by the file (its helpers, its series' organizers): accounts of the
-    # restoring owner's club only (`permissions.scopes.club_accounts`), as when adding by name.
+    # restoring owner's club only (`permissions.scopes.club_accounts`), as when adding by name; with no
+    # owner (the server's administrator, `manage.py restore_tournament`) every account the file names.
     organization = own_club(owner) if owner is not None else None
-    club = set(club_accounts(organization.pk if organization else None, owner).values_list("pk", flat=True))
-    team_users = {name: user for name, user in users.items() if user.pk in club}
+    team_users = users
+    if owner is not None:
+        club = club_accounts(organization.pk if organization else None, owner)
+        team_users = {name: user for name, user in users.items() if club.filter(pk=user.pk).exists()}
     ids: dict[type[models.Model], dict[int, int]] = {model: {} for model in (Club, Player, Tournament)}
 
     clubs = {row["id"]: _club(row) for row in data["clubs"]}

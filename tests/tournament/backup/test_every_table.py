@@ -14,16 +14,17 @@ from typing import Any
 
 import pytest
 from django.apps import apps
+from django.contrib.auth import get_user_model
 from django.db import models
 
 from tests.conftest import twelve_players
-from tests.factories import MembershipFactory, TournamentFactory, UserFactory, play_round
+from tests.factories import MembershipFactory, OrganizationFactory, TournamentFactory, UserFactory, play_round
 from tournament.backup.format import NOT_CARRIED, SECTIONS, dumps
 from tournament.backup.selectors import export_tournament
-from tournament.backup.services import import_tournament
+from tournament.backup.services import import_tournament, write_backup
 from tournament.cashdesk.selectors import cash_record
 from tournament.cashdesk.services import payment_record, prize_hand_over
-from tournament.models import AuditEntry, Invitation, Registration, SeatingPlan, Tournament
+from tournament.models import AuditEntry, Invitation, Player, Registration, SeatingPlan, Tournament
 from tournament.people.services import invitation_create
 from tournament.prizes.services import prizes_update
 from tournament.signup.services import signup_create, signup_settings_update
@@ -104,13 +105,18 @@ def picture(tournament: Tournament) -> dict[str, list[dict[str, Any]]]:
 def finished(organizer) -> Tournament:
     """A finished evening with a row in every table it owns: a prize handed over, a payment, a sign-up,
     a team, a helper, an invitation, the seating plan, the log."""
-    tournament = TournamentFactory(organizers=[organizer], rounds_total=2)
+    club = OrganizationFactory(admins=[organizer])
+    tournament = TournamentFactory(organizers=[organizer], rounds_total=2, organization=club)
     players = twelve_players(tournament)
+    # The club's own records and people: a restore finds them again (never another club's).
+    Player.objects.filter(registrations__tournament=tournament).update(organization=club)
+    MembershipFactory(tournament=TournamentFactory(organizers=[organizer], organization=club),
+                      user=UserFactory(username="tür"), role="viewer")
     signup_settings_update(tournament=tournament, user=organizer, signup_open=True, signup_capacity=20,
                            signup_deadline=None)
     signup_create(tournament=tournament, first_name="Sina", last_name="Spät", birth_year=1990)
     team_create(tournament=tournament, user=organizer, name="Die Roten", members=players[:2])
-    MembershipFactory(tournament=tournament, user=UserFactory(username="tür"))
+    MembershipFactory(tournament=tournament, user=get_user_model().objects.get(username="tür"))
     invitation_create(tournament=tournament, user=organizer, role="helper")
     prizes_update(tournament=tournament, user=organizer, entry_fee_cents=500, payout_percent=100,
                   prize_kind="percent", prize_table=[100], shared_places="split", goods_prizes=["Buch"],
@@ -124,6 +130,7 @@ def finished(organizer) -> Tournament:
         pk=next(prize.registration_id for prize in cash_record(tournament).prizes if prize.amount_cents)
     )
     prize_hand_over(tournament=tournament, user=organizer, registration=winner)
+    write_backup(tournament, 2)  # closing a round writes one once its transaction commits
     return tournament
 
 
