@@ -135,3 +135,13 @@ def tournament_for_viewer(user, pk: int) -> Tournament:
     if not tournament.public and not tournament.is_organizer(user):
         raise Http404
     return tournament
+
+
+def page_settings(tournament: Tournament) -> tuple:
+    """The tournament row as the hall's pages read it (settings, name, logo, public): part of their
+    stored pages' version, read from the row already loaded, so a change shows at once even where no
+    audit entry records it."""
+    return tuple(
+        getattr(tournament, field.attname) for field in Tournament._meta.concrete_fields
+        if field.attname not in ("id",)
+    )

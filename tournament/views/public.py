@@ -11,17 +11,20 @@ from typing import Any
 
 from django.http import Http404
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views import View
 
 from engine.rankings import Category
 from tournament.clock.selectors import clock_state
 from tournament.live import selectors as live
+from tournament.live.pages import conditional_page
 from tournament.models import Registration, Round, Tournament
 from tournament.series.selectors import series_standings_of
 from tournament.signup.selectors import signup_state
 from tournament.standings.charts import PHONE_SIZE, chart_for_standings
 from tournament.standings.selectors import standings, standings_hidden
+from tournament.standings.versioning import evening_version
 
 TEMPLATE = "tournament/public/tournament.html"
 
@@ -70,10 +73,22 @@ def lookup_context(tournament: Tournament, rounds: list[Round], query: str) -> d
 
 
 class PublicTournamentView(View):
+    """Drawn once per change of the evening and shared by every phone (`live.pages`): a reload that
+    finds nothing new is answered 304."""
+
     def get(self, request, tournament_pk: int):
         tournament = live.tournament_for_viewer(request.user, tournament_pk)
-        rounds = live.published_rounds(tournament)
-        return render(request, TEMPLATE, page_context(tournament, rounds))
+        current = live.shown_round(tournament)
+
+        def draw(extra: dict[str, Any]) -> str:
+            context = page_context(tournament, live.published_rounds(tournament))
+            return render_to_string(TEMPLATE, {**context, **extra}, request)
+
+        return conditional_page(
+            request, kind="public", tournament_id=tournament.pk,
+            version=(evening_version(tournament), live.page_settings(tournament), signup_state(tournament)),
+            clock=clock_state(current) if current is not None else None, render=draw,
+        )
 
 
 class SeatLookupView(View):

@@ -1,0 +1,88 @@
+"""The hall's polled pages drawn once per change of their evening and answered 304 when nothing changed.
+
+A public page or projector slide is the same for every phone that asks for the same address in the
+same language at the same version of the evening (`standings.versioning`), except for three things
+drawn fresh on every answer: the CSRF token (each browser its own; the stored page holds a mark in its
+place), the round clock (its seconds left), and for a logged-in person their own header (their pages
+are stored apart, per user). The stored page lives in the database (`PageSnapshot`), so every app
+server serves what one of them drew. A browser that sends the ETag of what it shows gets 304 after a
+handful of queries and no rendering; the ETag holds the seconds left while a clock runs, so a running
+clock is never frozen by a 304.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.messages import get_messages
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
+from django.utils.cache import patch_cache_control
+from django.utils.translation import get_language
+
+from tournament.clock.selectors import ClockState
+from tournament.standings.versioning import stored
+
+# Stands for the CSRF token in a stored page; a real token is 64 letters and digits, never this.
+CSRF_MARK = "csrf-token-drawn-per-answer"
+CLOCK_TEMPLATE = "tournament/_clock.html"
+
+
+@dataclass(frozen=True)
+class StoredPage:
+    body: str
+    clock_html: str  # the clock as drawn in `body`, replaced by the current one on every answer
+
+
+def _digest(*parts: Any) -> str:
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+
+
+def _clock_html(request: HttpRequest, clock: ClockState | None) -> str:
+    return render_to_string(CLOCK_TEMPLATE, {"clock": clock}, request) if clock is not None else ""
+
+
+def _clock_signature(clock: ClockState | None) -> tuple:
+    """What a 304 may keep of the clock: all of it unless it runs; a running clock's seconds."""
+    if clock is None:
+        return ()
+    return (clock.status, clock.remaining, clock.total) if clock.running else (clock.status, clock.remaining)
+
+
+def conditional_page(
+    request: HttpRequest, *, kind: str, tournament_id: int, version: tuple, clock: ClockState | None,
+    render: Callable[[dict[str, Any]], str],
+) -> HttpResponse:
+    """The page for `request`: 304 when the browser already has it, else the stored page at `version`
+    (drawn by `render(extra_context)` when none is stored) with this answer's token and clock.
+
+    `version` holds everything the page shows besides the clock: the evening's (and season's) version
+    and whatever else the caller's page depends on (settings on the tournament row, the sign-up state,
+    the expected end). Pending messages are shown once, so such an answer is drawn and never stored."""
+    if len(get_messages(request)):
+        return HttpResponse(render({}))
+    user = request.user.pk if request.user.is_authenticated else None
+    due = bool(user and request.session.get("password_change_due"))
+    scope = _digest(kind, tournament_id, get_language(), request.get_host(), request.get_full_path(),
+                    bool(getattr(request, "htmx", False)), user, due)
+    page_key = _digest(scope, version)
+    etag = f'"{_digest(page_key, _clock_signature(clock))}"'
+    if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
+        response = HttpResponseNotModified()
+    else:
+        def draw() -> StoredPage:
+            return StoredPage(body=render({"csrf_token": CSRF_MARK}), clock_html=_clock_html(request, clock))
+
+        page = stored(f"{kind}:{tournament_id}:{scope}", page_key, draw)
+        body = page.body.replace(CSRF_MARK, str(get_token(request)))
+        if page.clock_html:
+            body = body.replace(page.clock_html, _clock_html(request, clock), 1)
+        response = HttpResponse(body)
+    response["ETag"] = etag
+    # Stored by the browser, asked again every time: the page is current on every reload.
+    patch_cache_control(response, no_cache=True, private=True)
+    return response
