@@ -78,10 +78,11 @@ class PublicTournamentView(View):
 
     def get(self, request, tournament_pk: int):
         tournament = live.tournament_for_viewer(request.user, tournament_pk)
-        current = live.shown_round(tournament)
+        rounds = live.published_rounds(tournament)
+        current = rounds[0] if rounds else None
 
         def draw(extra: dict[str, Any]) -> str:
-            context = page_context(tournament, live.published_rounds(tournament))
+            context = page_context(tournament, rounds)
             return render_to_string(TEMPLATE, {**context, **extra}, request)
 
         return conditional_page(
