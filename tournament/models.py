@@ -910,6 +910,8 @@ class PageSnapshot(models.Model):
     once per reader. `version` is the evening's (`standings.versioning`); a row with another version is
     stale and is replaced by the next reader. Only the app writes `body` (its own pickled data)."""
 
+    # Gone with its evening; the scope (page, address, language, viewer) names the tournament as well.
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
     scope = models.CharField(max_length=255, unique=True)
     version = models.CharField(max_length=255)
     body = models.BinaryField()

@@ -81,7 +81,7 @@ def conditional_page(
         if not settings.STORED_PAGES:
             response = HttpResponse(render({}))
         else:
-            page = stored(f"{kind}:{tournament_id}:{scope}", page_key, draw)
+            page = stored(tournament_id, f"{kind}:{tournament_id}:{scope}", page_key, draw)
             body = page.body.replace(CSRF_MARK, str(get_token(request)))
             if page.clock_html:
                 body = body.replace(page.clock_html, _clock_html(request, clock), 1)

@@ -39,7 +39,7 @@ def series_version(series_id: int) -> str:
     return _version(AuditEntry.objects.filter(tournament__series_id=series_id))
 
 
-def stored(scope: str, version: str, compute: Callable[[], T]) -> T:
+def stored(tournament_id: int, scope: str, version: str, compute: Callable[[], T]) -> T:
     """The value stored for `scope` at `version`, computed and stored when there is none (one query
     when stored, three when not). Read the version before computing: a change committed meanwhile
     gives a newer version, so what is stored under the older one is never served after the change."""
@@ -50,7 +50,8 @@ def stored(scope: str, version: str, compute: Callable[[], T]) -> T:
     try:
         with transaction.atomic():
             PageSnapshot.objects.update_or_create(
-                scope=scope, defaults={"version": version, "body": pickle.dumps(value)}
+                scope=scope,
+                defaults={"tournament_id": tournament_id, "version": version, "body": pickle.dumps(value)},
             )
     except IntegrityError:
         pass  # another server stored the same scope at the same moment: its row serves as well
