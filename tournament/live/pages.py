@@ -37,6 +37,9 @@ CLOCK_TEMPLATE = "tournament/_clock.html"
 class StoredPage:
     body: str
     clock_html: str  # the clock as drawn in `body`, replaced by the current one on every answer
+    # The page shows a clock drawn otherwise than `_clock_html` draws it: it cannot be spliced, so the
+    # page is drawn on every answer rather than ever showing a clock's old seconds.
+    drawn_per_answer: bool = False
 
 
 def _digest(*parts: Any) -> str:
@@ -49,9 +52,7 @@ def _clock_html(request: HttpRequest, clock: ClockState | None) -> str:
 
 def _clock_signature(clock: ClockState | None) -> tuple:
     """What a 304 may keep of the clock: all of it unless it runs; a running clock's seconds."""
-    if clock is None:
-        return ()
-    return (clock.status, clock.remaining, clock.total) if clock.running else (clock.status, clock.remaining)
+    return () if clock is None else (clock.status, clock.remaining, clock.total)
 
 
 def conditional_page(
@@ -69,19 +70,25 @@ def conditional_page(
     user = request.user.pk if request.user.is_authenticated else None
     due = bool(user and request.session.get("password_change_due"))
     scope = _digest(kind, tournament_id, get_language(), request.get_host(), request.get_full_path(),
-                    bool(getattr(request, "htmx", False)), user, due)
-    page_key = _digest(scope, version)
+                    bool(getattr(request, "htmx", False)), request.headers.get("HX-Target", ""), user, due)
+    # The clock's state is part of the version: what a page offers around it (pause or resume) changes
+    # with it, also when it runs out without anybody's doing.
+    page_key = _digest(scope, version, clock.status if clock is not None else None)
     etag = f'"{_digest(page_key, _clock_signature(clock))}"'
     if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
         response = HttpResponseNotModified()
     else:
         def draw() -> StoredPage:
-            return StoredPage(body=render({"csrf_token": CSRF_MARK}), clock_html=_clock_html(request, clock))
+            body, clock_html = render({"csrf_token": CSRF_MARK}), _clock_html(request, clock)
+            if clock_html not in body:
+                return StoredPage(body, "", drawn_per_answer="data-clock" in body or "round-clock" in body)
+            return StoredPage(body, clock_html)
 
-        if not settings.STORED_PAGES:
+        page = stored(tournament_id, f"{kind}:{tournament_id}:{scope}", page_key, draw) \
+            if settings.STORED_PAGES else None
+        if page is None or page.drawn_per_answer:
             response = HttpResponse(render({}))
         else:
-            page = stored(tournament_id, f"{kind}:{tournament_id}:{scope}", page_key, draw)
             body = page.body.replace(CSRF_MARK, str(get_token(request)))
             if page.clock_html:
                 body = body.replace(page.clock_html, _clock_html(request, clock), 1)
