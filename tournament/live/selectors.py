@@ -137,11 +137,8 @@ def tournament_for_viewer(user, pk: int) -> Tournament:
     return tournament
 
 
-def page_settings(tournament: Tournament) -> tuple:
-    """The tournament row as the hall's pages read it (settings, name, logo, public): part of their
-    stored pages' version, read from the row already loaded, so a change shows at once even where no
-    audit entry records it."""
-    return tuple(
-        getattr(tournament, field.attname) for field in Tournament._meta.concrete_fields
-        if field.attname not in ("id",)
-    )
+def page_settings(row) -> tuple:
+    """A tournament's (or series') row as the stored pages read it (settings, name, logo, public): part
+    of their version, read from the row already loaded, so a change shows at once even where no audit
+    entry records it."""
+    return tuple(getattr(row, field.attname) for field in type(row)._meta.concrete_fields)

@@ -24,7 +24,7 @@ from tournament.series.selectors import series_standings_of
 from tournament.signup.selectors import signup_state
 from tournament.standings.charts import PHONE_SIZE, chart_for_standings
 from tournament.standings.selectors import standings, standings_hidden
-from tournament.standings.versioning import evening_version
+from tournament.standings.versioning import evening_version, series_version
 
 TEMPLATE = "tournament/public/tournament.html"
 
@@ -127,13 +127,24 @@ class PublicSeriesView(View):
 
     def get(self, request, tournament_pk: int):
         tournament = live.tournament_for_viewer(request.user, tournament_pk)
-        data = public_season(tournament)
-        categories = {key: rows[:10] for key, rows in data.categories.items() if key in PUBLIC_CATEGORIES}
-        return render(request, "tournament/public/series.html", {
-            "tournament": tournament, "preview": not tournament.public, "data": data,
-            "categories": categories, "running": data.running_pks,
-            "back_url": reverse("public:tournament", args=[tournament.pk]),
-        })
+        if standings_hidden(tournament) or not tournament.series_id:
+            raise Http404
+
+        def draw(extra: dict[str, Any]) -> str:
+            data = public_season(tournament)
+            categories = {key: rows[:10] for key, rows in data.categories.items() if key in PUBLIC_CATEGORIES}
+            return render_to_string("tournament/public/series.html", {
+                "tournament": tournament, "preview": not tournament.public, "data": data,
+                "categories": categories, "running": data.running_pks,
+                "back_url": reverse("public:tournament", args=[tournament.pk]), **extra,
+            }, request)
+
+        # Drawn once per change of any evening of the season (`live.pages`), 304 when unchanged.
+        return conditional_page(
+            request, kind="season", tournament_id=tournament.pk,
+            version=(series_version(tournament.series_id), live.page_settings(tournament)),
+            clock=None, render=draw,
+        )
 
 
 class PublicSeasonCardView(View):

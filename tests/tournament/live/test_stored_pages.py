@@ -14,6 +14,7 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -25,6 +26,7 @@ from tournament.models import PageSnapshot, Registration, Round, Submission, Tou
 from tournament.players.services import player_register, registration_withdraw
 from tournament.results.services import result_confirm, result_submit
 from tournament.rounds.services import round_close, round_open, round_publish, round_reopen, round_seat
+from tournament.series.services import series_create
 from tournament.tournaments.services import standings_reveal, tournament_create, tournament_update
 
 HX = {"HX-Request": "true"}
@@ -59,22 +61,32 @@ def change(service, **kwargs):
         return service(**kwargs)
 
 
-def urls(tournament: Tournament) -> list[tuple[str, dict]]:
+def urls(tournament: Tournament) -> list[tuple[str, dict, bool]]:
+    """(address, headers, the organizer's) of every page that shows the evening's standings."""
     public = reverse("public:tournament", args=[tournament.pk])
     projector = reverse("public:projector", args=[tournament.pk])
+    standings = reverse("organizer:standings", args=[tournament.pk])
+    table = Round.objects.get(tournament=tournament, number=2).tables.order_by("number").first()
     return [
-        (public, {}),
-        (projector, {}),
-        (f"{projector}?show=standings&every=10&slide=0", HX),
-        (f"{projector}?show=standings&every=10&slide=1", HX),
-        (f"{projector}?show=chart&every=10&slide=0", HX),
+        (public, {}, False),
+        (projector, {}, False),
+        (f"{projector}?show=standings&every=10&slide=0", HX, False),
+        (f"{projector}?show=standings&every=10&slide=1", HX, False),
+        (f"{projector}?show=chart&every=10&slide=0", HX, False),
+        (standings, {}, True),
+        (f"{standings}?after=1", {}, True),
+        (reverse("organizer:standings_export", args=[tournament.pk]), {}, True),
+        (reverse("organizer:round_status", args=[tournament.pk, 2]), HX, True),
+        (reverse("captain:table", args=[table.token]), {}, False),
     ]
 
 
 def body(response) -> str:
-    """The page without what differs per answer by design: the CSRF token (masked anew each time)."""
+    """The page without what differs per answer by design: the CSRF token (masked anew each time) and
+    the idempotency key of the captain's form."""
     assert response.status_code == 200
-    return re.sub(r"[A-Za-z0-9]{64}", "TOKEN", response.content.decode())
+    text = re.sub(r"[A-Za-z0-9]{64}", "TOKEN", response.content.decode())
+    return re.sub(r'name="idempotency_key"[^>]*>', "KEY", text)
 
 
 class Clock:
@@ -95,7 +107,12 @@ def clock(monkeypatch) -> Clock:
 
 def read(client, tournament, settings, *, stored: bool = True) -> list[str]:
     settings.STORED_PAGES = stored
-    return [body(client.get(url, headers=headers)) for url, headers in urls(tournament)]
+    organizer = Client()
+    organizer.force_login(tournament.organizers.get())
+    return [
+        body((organizer if organizers else client).get(url, headers=headers))
+        for url, headers, organizers in urls(tournament)
+    ]
 
 
 def assert_current(client, tournament, settings) -> list[str]:
@@ -160,6 +177,7 @@ def test_a_round_closed_and_reopened_shows_on_the_next_read(evening, organizer, 
     change(round_close, round_=round_, user=organizer)
     closed = assert_current(client, evening, settings)
     assert closed[0] != before[0]  # the public page counts closed rounds only
+    assert closed[5] != before[5] and closed[7] != before[7]  # the organizer's standings and export
     change(round_reopen, round_=round_, user=organizer)
     assert assert_current(client, evening, settings)[0] != closed[0]
 
@@ -202,6 +220,25 @@ def test_a_restored_backup_shows_its_own_standings(evening, organizer, client, s
     assert "Name" in pages[2]
 
 
+def test_the_season_pages_show_a_change_of_an_evening_on_the_next_read(evening, organizer, client, settings):
+    change(series_create, tournament=evening, user=organizer, name="Season")
+    season = [reverse("public:series", args=[evening.pk]), reverse("organizer:series", args=[evening.pk])]
+    organizers = Client()
+    organizers.force_login(organizer)
+
+    def pages(stored: bool = True) -> list[str]:
+        settings.STORED_PAGES = stored
+        return [body(client.get(season[0])), body(organizers.get(season[1]))]
+
+    before = pages()
+    assert before == pages(stored=False)
+    store(organizer, last_table(evening))
+    change(round_close, round_=Round.objects.get(tournament=evening, number=2), user=organizer)
+    after = pages()
+    assert after == pages(stored=False)
+    assert after[0] != before[0] and after[1] != before[1]
+
+
 def test_the_guard_notices_a_write_without_an_audit_entry(evening):
     with pytest.raises(AssertionError, match="without an audit entry"), watched_writes():
         Round.objects.filter(tournament=evening, number=2).update(status=Round.Status.CLOSED)
@@ -236,8 +273,6 @@ def test_a_projector_poll_with_nothing_new_is_304(evening, client, settings, dja
 
 
 def test_each_browser_gets_its_own_csrf_token_from_a_stored_page(evening, client, settings):
-    from django.test import Client
-
     url = reverse("public:tournament", args=[evening.pk])
     other = Client()
     tokens = []
