@@ -121,8 +121,9 @@ def series(evenings: int, players: int, repeat: int) -> None:
         settings.STORED_PAGES = True
         public = f"/p/{last.pk}/series/"
         Tournament.objects.filter(pk=last.pk).update(public=True)
-        login = cpu(lambda: Client().get("/accounts/login/"), repeat)
-        for name, page, who in (("organizer's", url, client), ("public", public, Client())):
+        visitor = Client()
+        login = cpu(lambda: visitor.get("/accounts/login/"), repeat)
+        for name, page, who in (("organizer's", url, client), ("public", public, visitor)):
             etag = who.get(page)["ETag"]
             stored_ms = cpu(lambda who=who, page=page: who.get(page), repeat)
             not_modified = cpu(
