@@ -21,11 +21,18 @@ from django.utils import timezone
 from tests.factories import play_round, points_report
 from tournament.backup.selectors import export_tournament
 from tournament.backup.services import import_tournament
-from tournament.clock.services import clock_start
+from tournament.clock.services import clock_pause, clock_start
 from tournament.models import PageSnapshot, Registration, Round, Submission, Tournament
-from tournament.players.services import player_register, registration_withdraw
+from tournament.players.services import player_register, registration_update, registration_withdraw
 from tournament.results.services import result_confirm, result_submit
-from tournament.rounds.services import round_close, round_open, round_publish, round_reopen, round_seat
+from tournament.rounds.services import (
+    round_close,
+    round_open,
+    round_publish,
+    round_reopen,
+    round_seat,
+    table_regenerate_token,
+)
 from tournament.series.services import series_create
 from tournament.tournaments.services import standings_reveal, tournament_create, tournament_update
 
@@ -237,6 +244,33 @@ def test_the_season_pages_show_a_change_of_an_evening_on_the_next_read(evening, 
     after = pages()
     assert after == pages(stored=False)
     assert after[0] != before[0] and after[1] != before[1]
+
+
+def test_a_player_renamed_a_link_renewed_and_a_clock_paused_show_on_the_next_read(evening, organizer, client,
+                                                                                   settings):
+    """Changes of what the pages show besides the standings go through the same version."""
+    before = assert_current(client, evening, settings)
+    player = Registration.objects.filter(tournament=evening).order_by("start_number").first()
+    change(registration_update, registration=player, user=organizer, first_name="Renamed",
+           last_name="Person", club_name="Club 0")
+    renamed = assert_current(client, evening, settings)
+    assert "Renamed" in renamed[0] and "Renamed" not in before[0]
+    round_ = Round.objects.get(tournament=evening, number=2)
+    change(table_regenerate_token, table=round_.tables.order_by("number").first(), user=organizer)
+    change(clock_start, round_=round_, user=organizer, minutes=30)
+    change(clock_pause, round_=round_, user=organizer)
+    paused = assert_current(client, evening, settings)
+    assert paused[0] != renamed[0]
+
+
+def test_a_page_with_a_message_is_drawn_and_never_stored(evening, organizer, client, settings):
+    client.force_login(organizer)
+    # Revealing standings that are not hidden is refused: the refusal is a message on the standings page.
+    client.post(reverse("organizer:standings_reveal", args=[evening.pk]))
+    page = client.get(reverse("organizer:standings", args=[evening.pk]))
+    assert b"not hidden" in page.content
+    assert not PageSnapshot.objects.filter(tournament=evening).exists()
+    assert b"not hidden" not in client.get(reverse("organizer:standings", args=[evening.pk])).content
 
 
 def test_the_guard_notices_a_write_without_an_audit_entry(evening):
