@@ -339,3 +339,19 @@ def test_an_organizer_gets_their_own_stored_page(evening, organizer, client, set
     assert client.get(url).status_code == 200
     # Stored apart: whatever a page draws for a logged-in person never reaches a visitor.
     assert PageSnapshot.objects.filter(tournament=evening).count() == 2
+
+
+def test_the_suite_wide_guard_notices_a_service_that_forgets_its_audit_entry(
+    evening, organizer, monkeypatch, services_write_with_audit_entries
+):
+    """tests/tournament/audit_guard.py, which every test of the app runs under: a service writing a
+    registration without its audit entry fails the test."""
+    from tests.tournament.audit_guard import services_audited
+    from tournament.players import services
+
+    monkeypatch.setattr(services, "audit", lambda **kwargs: None)
+    leaving = Registration.objects.filter(tournament=evening).order_by("start_number").first()
+    with pytest.raises(AssertionError, match=r"players.registration_withdraw"), services_audited():
+        registration_withdraw(registration=leaving, user=organizer)
+    assert services_write_with_audit_entries  # the suite's own guard saw it too
+    services_write_with_audit_entries.clear()
