@@ -51,7 +51,8 @@ def _clock_html(request: HttpRequest, clock: ClockState | None) -> str:
 
 
 def _clock_signature(clock: ClockState | None) -> tuple:
-    """What a 304 may keep of the clock: all of it unless it runs; a running clock's seconds."""
+    """The clock's part of the ETag: its state and seconds left, so a running clock is never answered
+    with a 304 that would show the seconds the browser was given earlier."""
     return () if clock is None else (clock.status, clock.remaining, clock.total)
 
 
