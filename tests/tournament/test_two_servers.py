@@ -211,7 +211,8 @@ def test_two_servers_on_one_database_serve_one_evening(two_servers, tmp_path):
     assert orga.login(b, "orga", PASSWORD) == 302
     # The standings page, stored by A before the round counts (#52), is drawn anew after B's close.
     standings = reverse("organizer:standings", args=[t])
-    name = escape(reported.first().entries.select_related("registration__player").first().registration.player.name)
+    entry = reported.first().entries.select_related("registration__player").first()
+    name = escape(entry.registration.player.name)
     status, before = orga.get(a + standings)
     assert status == 200 and name not in before.decode()
     for submission in reported:
