@@ -31,6 +31,7 @@ from tournament.standings.versioning import stored
 # Stands for the CSRF token in a stored page; a real token is 64 letters and digits, never this.
 CSRF_MARK = "csrf-token-drawn-per-answer"
 CLOCK_TEMPLATE = "tournament/_clock.html"
+MAX_PATH = 200
 
 
 @dataclass(frozen=True)
@@ -56,16 +57,23 @@ def _clock_signature(clock: ClockState | None) -> tuple:
     return () if clock is None else (clock.status, clock.remaining, clock.total)
 
 
+def _storable(request: HttpRequest, params: frozenset[str]) -> bool:
+    """Only an address made of the parameters the page reads, and short, is stored: made-up parameters
+    would otherwise add rows at will (they are answered, drawn for that request only)."""
+    return set(request.GET) <= params and len(request.get_full_path()) <= MAX_PATH
+
+
 def conditional_page(
     request: HttpRequest, *, kind: str, tournament_id: int, version: tuple, clock: ClockState | None,
-    render: Callable[[dict[str, Any]], str],
+    render: Callable[[dict[str, Any]], str], params: frozenset[str] = frozenset(),
 ) -> HttpResponse:
     """The page for `request`: 304 when the browser already has it, else the stored page at `version`
     (drawn by `render(extra_context)` when none is stored) with this answer's token and clock.
 
     `version` holds everything the page shows besides the clock: the evening's (and season's) version
     and whatever else the caller's page depends on (settings on the tournament row, the sign-up state,
-    the expected end). Pending messages are shown once, so such an answer is drawn and never stored."""
+    the expected end); `params` the query parameters the page reads. Pending messages are shown once, so
+    such an answer is drawn and never stored."""
     if len(get_messages(request)):
         return HttpResponse(render({}))
     user = request.user.pk if request.user.is_authenticated else None
@@ -86,7 +94,7 @@ def conditional_page(
             return StoredPage(body, clock_html)
 
         page = stored(tournament_id, f"{kind}:{tournament_id}:{scope}", page_key, draw) \
-            if settings.STORED_PAGES else None
+            if settings.STORED_PAGES and _storable(request, params) else None
         if page is None or page.drawn_per_answer:
             response = HttpResponse(render({}))
         else:

@@ -39,14 +39,28 @@ def series_version(series_id: int) -> str:
     return _version(AuditEntry.objects.filter(tournament__series_id=series_id))
 
 
+MAX_PAGES = 300  # stored pages per evening: its pages in each language, for each of its organizers
+
+
+def _make_room(tournament_id: int) -> None:
+    """Keep at most MAX_PAGES rows per evening (the least recently stored go first): the number of
+    addresses, languages and viewers is bounded, but nobody need trust that for the disk's sake."""
+    rows = PageSnapshot.objects.filter(tournament_id=tournament_id)
+    if rows.count() >= MAX_PAGES:
+        old = rows.order_by("-stored_at").values_list("pk", flat=True)[MAX_PAGES // 2:]
+        PageSnapshot.objects.filter(pk__in=list(old)).delete()
+
+
 def stored(tournament_id: int, scope: str, version: str, compute: Callable[[], T]) -> T:
     """The value stored for `scope` at `version`, computed and stored when there is none (one query
-    when stored, three when not). Read the version before computing: a change committed meanwhile
+    when stored, three or four when not). Read the version before computing: a change committed meanwhile
     gives a newer version, so what is stored under the older one is never served after the change."""
     row = PageSnapshot.objects.filter(scope=scope).values_list("version", "body").first()
     if row is not None and row[0] == version:
         return pickle.loads(row[1])  # written only by `stored` below
     value = compute()
+    if row is None:
+        _make_room(tournament_id)
     try:
         with transaction.atomic():
             PageSnapshot.objects.update_or_create(

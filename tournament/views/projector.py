@@ -186,7 +186,7 @@ class ProjectorView(View):
         )
         return conditional_page(
             request, kind="projector", tournament_id=tournament.pk, version=version,
-            clock=clock_state(round_), render=draw,
+            clock=clock_state(round_), render=draw, params=frozenset({"show", "every", "slide", "hidden"}),
         )
 
     def reveal(self, request, tournament):

@@ -355,3 +355,24 @@ def test_the_suite_wide_guard_notices_a_service_that_forgets_its_audit_entry(
         registration_withdraw(registration=leaving, user=organizer)
     assert services_write_with_audit_entries  # the suite's own guard saw it too
     services_write_with_audit_entries.clear()
+
+
+def test_made_up_parameters_are_answered_but_never_stored(evening, client, settings):
+    url = reverse("public:tournament", args=[evening.pk])
+    for n in range(3):
+        assert client.get(url, {"made-up": n}).status_code == 200
+    projector = reverse("public:projector", args=[evening.pk])
+    assert client.get(projector, {"show": "standings", "x": "1"}).status_code == 200
+    assert not PageSnapshot.objects.filter(tournament=evening).exists()
+    client.get(projector, {"show": "standings", "every": "10", "slide": "1"})
+    assert PageSnapshot.objects.filter(tournament=evening).count() == 1
+
+
+def test_an_evening_keeps_a_bounded_number_of_stored_pages(evening, client, settings, monkeypatch):
+    from tournament.standings import versioning
+
+    monkeypatch.setattr(versioning, "MAX_PAGES", 4)
+    projector = reverse("public:projector", args=[evening.pk])
+    for slide in range(7):
+        assert client.get(projector, {"slide": slide}, headers=HX).status_code == 200
+    assert 2 <= PageSnapshot.objects.filter(tournament=evening).count() <= 4

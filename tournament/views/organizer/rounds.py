@@ -187,6 +187,7 @@ class RoundView(RoundMixin, OrganizerPage):
             version=(evening_version(self.tournament), page_settings(self.tournament),
                      role_of(request.user, self.tournament)),
             clock=None if self.partial else clock_state(self.round), render=draw,
+            params=frozenset({"sheets"}),
         )
 
 

@@ -80,7 +80,7 @@ class SeriesView(SeriesPageMixin, OrganizerPage):
             request, kind="series", tournament_id=self.tournament.pk,
             version=(series_version(series.pk), page_settings(series), page_settings(self.tournament),
                      role_of(request.user, self.tournament)),
-            clock=None, render=draw,
+            clock=None, render=draw, params=frozenset({"page", "sort"}),
         )
 
     def page_with_errors(self, **forms):

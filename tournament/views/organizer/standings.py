@@ -82,7 +82,7 @@ class StandingsView(StandingsMixin, OrganizerPage):
             request, kind="standings", tournament_id=self.tournament.pk,
             version=(evening_version(self.tournament), page_settings(self.tournament),
                      role_of(request.user, self.tournament)),
-            clock=None, render=draw,
+            clock=None, render=draw, params=frozenset({"after", "club", "sort"}),
         )
 
 
