@@ -253,6 +253,7 @@ class Connection:
         self.host, self.port = host, port
         self.reader = self.writer = None
         self.cookies: dict[str, str] = {}
+        self.headers: dict[str, str] = {}  # of the last answer
 
     async def open(self) -> None:
         import asyncio
@@ -312,6 +313,7 @@ class Connection:
             self.close()
         if headers.get("connection", "").lower() == "close":
             self.close()
+        self.headers = headers
         return status, body
 
 
@@ -479,7 +481,7 @@ async def run_evening_clients(bases: list[tuple[str, int]], plan: dict, spread: 
     import random
 
     rng = random.Random(43)
-    kinds = ("page", "submit", "repeat", "projector", "public")
+    kinds = ("page", "submit", "repeat", "projector", "public", "round")
     latencies: dict[str, list[float]] = {kind: [] for kind in kinds}
     errors: list[str] = []
     done = asyncio.Event()
@@ -488,12 +490,12 @@ async def run_evening_clients(bases: list[tuple[str, int]], plan: dict, spread: 
         return bases[i % len(bases)]
 
     async def timed(kind: str, conn: Connection, method: str, path: str, headers: dict | None = None,
-                    body: bytes = b"", expect: bytes = b"") -> int:
+                    body: bytes = b"", expect: bytes = b"", ok: tuple[int, ...] = (200,)) -> int:
         started = time.perf_counter()
         status = 0
         try:
             status, answer = await conn.request(method, path, headers, body)
-            if status != 200 or expect not in answer:
+            if status not in ok or expect not in answer:
                 errors.append(f"{kind} {path}: HTTP {status}")
         except (TimeoutError, OSError, ConnectionError, ValueError) as exc:
             errors.append(f"{kind} {path}: {exc!r}")
@@ -517,15 +519,37 @@ async def run_evening_clients(bases: list[tuple[str, int]], plan: dict, spread: 
         repeat.cookies = dict(conn.cookies)
         await timed("repeat", repeat, "POST", path, headers, body, b"captain-page")
 
-    async def poller(kind: str, i: int, path: str, every: float, headers: dict | None = None) -> None:
+    async def poller(kind: str, i: int, path: str, every: float, headers: dict | None = None,
+                     cookies: dict | None = None) -> None:
+        """Asks again as a browser does: with the ETag of what it shows (answered 304 when unchanged)."""
         await asyncio.sleep(rng.uniform(0, every))
-        n = 0
+        n, etags = 0, {}
         while not done.is_set():
-            query = f"?slide={n}" if kind == "projector" else ""
-            await timed(kind, Connection(*server(i + n)), "GET", path + query, headers)
+            query = f"?slide={n % 6}" if kind == "projector" else ""
+            conn = Connection(*server(i + n))
+            conn.cookies = dict(cookies or {})
+            sent = {**(headers or {}), **({"If-None-Match": etags[query]} if query in etags else {})}
+            await timed(kind, conn, "GET", path + query, sent, ok=(200, 304))
+            etags[query] = conn.headers.get("etag", etags.get(query, ""))
             n += 1
             with suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(done.wait(), every)
+
+    async def organizer(i: int, pk: int) -> None:
+        """Logs in as the bench's organizer, then polls the round page's live status every 3 s."""
+        conn = Connection(*server(i))
+        await conn.request("GET", "/accounts/login/")
+        host, port = server(i)
+        form = urllib.parse.urlencode({"csrfmiddlewaretoken": conn.cookies.get("csrftoken", ""),
+                                       "username": "bench", "password": "bench-pass-123"}).encode()
+        status, _answer = await conn.request("POST", "/accounts/login/", {
+            "Content-Type": "application/x-www-form-urlencoded", "Referer": f"http://{host}:{port}/accounts/login/",
+        }, form)
+        conn.close()
+        if status != 302 or "sessionid" not in conn.cookies:
+            errors.append(f"organizer login: HTTP {status}")
+            return
+        await poller("round", i, f"/{pk}/rounds/2/status/", 3.0, {"HX-Request": "true"}, conn.cookies)
 
     tables = [table for evening in plan["evenings"] for table in evening["tables"]]
     pollers = []
@@ -533,6 +557,7 @@ async def run_evening_clients(bases: list[tuple[str, int]], plan: dict, spread: 
         pk = evening["tournament"]
         projector = f"/p/{pk}/projector/"
         pollers.append(poller("projector", e, projector, projector_every, {"HX-Request": "true"}))
+        pollers.append(organizer(e, pk))
         pollers += [poller("public", e * public_pages + k, f"/p/{pk}/", public_every)
                     for k in range(public_pages)]
     screens = [asyncio.ensure_future(p) for p in pollers]

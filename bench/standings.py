@@ -53,6 +53,17 @@ def timed(function, repeat: int) -> tuple[float, float]:
     return min(runs) * 1000, sorted(runs)[len(runs) // 2] * 1000
 
 
+def cpu(function, repeat: int) -> float:
+    """Median CPU milliseconds of one call (`time.process_time`: other load does not count)."""
+    function()
+    times = []
+    for _ in range(max(repeat, 10)):
+        start = time.process_time()
+        function()
+        times.append((time.process_time() - start) * 1000)
+    return sorted(times)[len(times) // 2]
+
+
 def series(evenings: int, players: int, repeat: int) -> None:
     with tempfile.TemporaryDirectory() as var_dir:
         os.environ["UNO_VAR_DIR"] = var_dir
@@ -70,7 +81,7 @@ def series(evenings: int, players: int, repeat: int) -> None:
         call_command("migrate", verbosity=0)
         settings.ALLOWED_HOSTS = ["*"]
         from tests.factories import PlayerFactory, SeriesFactory, UserFactory, played_evening
-        from tournament.models import Series
+        from tournament.models import Series, Tournament
         from tournament.series.selectors import _evening_places, series_standings
 
         def afresh(function):
@@ -99,12 +110,28 @@ def series(evenings: int, players: int, repeat: int) -> None:
         client = Client()
         client.force_login(user)
         url = f"/{last.pk}/series/"
+        settings.STORED_PAGES = False  # drawn on every request, as after every change of the season
         assert client.get(url).status_code == 200
         cold = timed(afresh(lambda: client.get(url)), repeat)
         best, median = timed(lambda: client.get(url), repeat)
         verdict = "ok" if median <= TARGET_MS else f"above the target of {TARGET_MS} ms"
-        print(f"series page (server time): best {best:.0f} ms, median {median:.0f} ms ({verdict}; "
+        print(f"series page drawn (server time): best {best:.0f} ms, median {median:.0f} ms ({verdict}; "
               f"afresh: best {cold[0]:.0f} ms, median {cold[1]:.0f} ms)")
+        # Between two changes the page is served as stored, or 304 (CPU time, against the login page).
+        settings.STORED_PAGES = True
+        public = f"/p/{last.pk}/series/"
+        Tournament.objects.filter(pk=last.pk).update(public=True)
+        visitor = Client()
+        login = cpu(lambda: visitor.get("/accounts/login/"), repeat)
+        for name, page, who in (("organizer's", url, client), ("public", public, visitor)):
+            etag = who.get(page)["ETag"]
+            stored_ms = cpu(lambda who=who, page=page: who.get(page), repeat)
+            not_modified = cpu(
+                lambda who=who, page=page, etag=etag: who.get(page, headers={"If-None-Match": etag}), repeat
+            )
+            print(f"{name} series page between changes (CPU): stored {stored_ms:.1f} ms "
+                  f"({stored_ms / login:.1f}x the login page's {login:.1f} ms), "
+                  f"304 {not_modified:.1f} ms ({not_modified / login:.1f}x)")
 
 
 def main() -> None:

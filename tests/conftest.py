@@ -62,6 +62,14 @@ def backup_dir(settings, tmp_path):
     return settings.BACKUP_DIR
 
 
+@pytest.fixture(autouse=True)
+def pages_drawn_per_request(settings):
+    """Tests read what a page was drawn from (`response.context`), which a page served from the store
+    of the hall's pages has not: drawn anew on every request, except in the tests of that store
+    (tests/tournament/live/test_stored_pages.py), which switch it on."""
+    settings.STORED_PAGES = False
+
+
 @pytest.fixture
 def organizer(db):
     return UserFactory(username="orga")

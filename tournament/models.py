@@ -904,3 +904,24 @@ class BackupFile(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class PageSnapshot(models.Model):
+    """What a page of the hall showed at one version of its evening (`tournament.live.pages`): shared by
+    every app server through the database, so the standings are computed and drawn once per change, not
+    once per reader. `version` is the evening's (`standings.versioning`); a row with another version is
+    stale and is replaced by the next reader. Only the app writes `body` (its own pickled data)."""
+
+    # Gone with its evening; the scope (page, address, language, viewer) names the tournament as well.
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    scope = models.CharField(max_length=255, unique=True)
+    version = models.CharField(max_length=255)
+    body = models.BinaryField()
+    stored_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("page snapshot")
+        verbose_name_plural = _("page snapshots")
+
+    def __str__(self) -> str:
+        return self.scope

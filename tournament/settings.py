@@ -275,6 +275,11 @@ STORAGES = {
 # under 0.3 s, a small, hard field up to a few seconds). A slow laptop can take less (0.5); the tests
 # of the app's flows take a small fraction, the engine's own tests judge the search at the full budget.
 SEATING_EFFORT = float(os.environ.get("SEATING_EFFORT", "1"))
+# The hall's polled pages (public page, projector) are drawn once per change of their evening and
+# stored in the database for every reader and app server (tournament/live/pages.py). The test suite
+# draws them on every request (tests/conftest.py), so its tests read the page's context; the tests of
+# the store itself switch it on.
+STORED_PAGES = True
 # Serve from the source folders as well, so tests and `runserver` work without collectstatic.
 WHITENOISE_USE_FINDERS = True
 

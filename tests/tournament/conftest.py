@@ -16,6 +16,7 @@ from tests.factories import (
     TournamentFactory,
     UserFactory,
 )
+from tests.tournament.audit_guard import services_audited
 from tests.tournament.urlmap import World, build_world, refreshed
 from tournament.models import Round
 
@@ -143,3 +144,10 @@ def world(module_world, db) -> World:
     """The module's world for one test. Its organizer is the `organizer` fixture's user ("orga", got or
     created), so `organizer_client` is logged in as them."""
     return refreshed(module_world)
+
+
+@pytest.fixture(autouse=True)
+def services_write_with_audit_entries():
+    """The stored pages' version is the evening's audit log: see tests/tournament/audit_guard.py."""
+    with services_audited() as missing:
+        yield missing  # (a test of the guard itself clears what it provoked)

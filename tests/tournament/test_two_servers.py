@@ -28,6 +28,7 @@ import pytest
 from django.contrib.auth.hashers import PBKDF2PasswordHasher, make_password
 from django.db import connection
 from django.urls import reverse
+from django.utils.html import escape
 from PIL import Image
 from pypdf import PdfReader
 
@@ -208,12 +209,20 @@ def test_two_servers_on_one_database_serve_one_evening(two_servers, tmp_path):
     # The organizer logs in on B, confirms and closes there.
     orga = Browser()
     assert orga.login(b, "orga", PASSWORD) == 302
+    # The standings page, stored by A before the round counts (#52), is drawn anew after B's close.
+    standings = reverse("organizer:standings", args=[t])
+    entry = reported.first().entries.select_related("registration__player").first()
+    name = escape(entry.registration.player.name)
+    status, before = orga.get(a + standings)
+    assert status == 200 and name not in before.decode()
     for submission in reported:
         confirm = reverse("organizer:submission_confirm", args=[t, submission.pk])
         assert orga.post(b + confirm, {})[0] == 302
     assert orga.post(b + reverse("organizer:round_close", args=[t, 1]), {})[0] == 302
     round_1.refresh_from_db()
     assert round_1.status == Round.Status.CLOSED
+    status, after = orga.get(a + standings)
+    assert status == 200 and name in after.decode()
 
     # The session made on B is valid on A (same SECRET_KEY, sessions in the database).
     status, page = orga.get(a + reverse("organizer:backups", args=[t]))

@@ -223,3 +223,10 @@ def reveal(tournament: Tournament) -> Reveal:
     pages = columns(lines, ROWS_PER_COLUMN, STANDINGS_COLUMNS)
     count = 1 + len(steps) + len(pages)
     return Reveal(steps=steps, pages=pages, rounds=rounds, current=min(tournament.reveal_step, count - 1))
+
+
+def page_settings(row) -> tuple:
+    """A tournament's (or series') row as the stored pages read it (settings, name, logo, public): part
+    of their version, read from the row already loaded, so a change shows at once even where no audit
+    entry records it."""
+    return tuple(getattr(row, field.attname) for field in type(row)._meta.concrete_fields)

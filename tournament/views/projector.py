@@ -13,13 +13,16 @@ from urllib.parse import urlencode
 
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views import View
 
 from engine.numbers import NumberError, parse_int
 from tournament.clock.selectors import clock_state
 from tournament.live import selectors as live
+from tournament.live.pages import conditional_page
 from tournament.permissions import organizes
 from tournament.prizes.selectors import has_prizes, prize_list
 from tournament.qr import absolute_url, qr_svg
@@ -27,6 +30,7 @@ from tournament.rounds.selectors import expected_end
 from tournament.series.selectors import series_standings_of
 from tournament.standings.charts import PROJECTOR_SIZE, chart_for_standings
 from tournament.standings.selectors import evening_over, standings_hidden
+from tournament.standings.versioning import evening_version, series_version
 from tournament.tournaments.forms import RevealStepForm
 
 ROWS_PER_COLUMN = live.ROWS_PER_COLUMN
@@ -119,48 +123,64 @@ class ProjectorView(View):
             response["HX-Redirect"] = f"{request.path}?show=reveal"
             return response
         round_ = live.shown_round(tournament)
-        seating = live.seating_alphabetical(round_) if show in ("all", "seating") else []
-        # Silent final rounds: the standings are not read at all, so nothing of them can reach the page.
-        rounds, lines = live.live_standings(tournament) if show != "seating" and not hidden else ([], [])
-        # Final only once the last round is closed (the live standings count confirmed tables earlier).
-        final = bool(lines) and evening_over(tournament, rounds, lines, last_round=round_)
-        prizes = prize_list(tournament, lines) if final and has_prizes(tournament) else None
-        # Public: the season of the series' public evenings only (docs/rules.md §8).
-        season = (
-            series_standings_of(tournament, public_only=True)
-            if show in ("all", "series") and not hidden else None
+
+        def draw(extra: dict[str, Any]) -> str:
+            seating = live.seating_alphabetical(round_) if show in ("all", "seating") else []
+            # Silent final rounds: the standings are not read at all, so nothing of them can reach the page.
+            rounds, lines = live.live_standings(tournament) if show != "seating" and not hidden else ([], [])
+            # Final only once the last round is closed (the live standings count confirmed tables earlier).
+            final = bool(lines) and evening_over(tournament, rounds, lines, last_round=round_)
+            prizes = prize_list(tournament, lines) if final and has_prizes(tournament) else None
+            # Public: the season of the series' public evenings only (docs/rules.md §8).
+            season = (
+                series_standings_of(tournament, public_only=True)
+                if show in ("all", "series") and not hidden else None
+            )
+            slides = build_slides(
+                show=show, round_=round_, seating=seating, rounds=rounds, lines=lines, final=final,
+                prizes=prizes, season=season, hidden=hidden,
+            )
+            slide = slides[index % len(slides)]
+            next_query = urlencode({
+                "show": show, "every": every, "slide": (index + 1) % len(slides),
+                **({"hidden": 1} if hidden else {}),
+            })
+            public_url = absolute_url(reverse("public:tournament", args=[tournament.pk]), request)
+            context = {
+                "tournament": tournament,
+                "round": round_,
+                "clock": clock_state(round_),
+                "expected_end": None if final or round_ is None else expected_end(tournament),
+                "slide": slide,
+                "slide_index": index % len(slides),
+                "slide_count": len(slides),
+                "every": every,
+                "poll_url": f"{request.path}?{next_query}",
+                "top_places": TOP_PLACES,
+                "rows_per_column": ROWS_PER_COLUMN,
+                "chart_svg": (
+                    chart_for_standings(rounds, lines, top=TOP_PLACES, size=PROJECTOR_SIZE)
+                    if slide.kind == "chart" else ""
+                ),
+                "public_url": public_url if tournament.public else "",
+                "public_qr": (
+                    qr_svg(public_url, scale=4) if tournament.public and slide.kind == "seating" else ""
+                ),
+            }
+            template = f"{self.template_name}#stage" if request.htmx else self.template_name
+            return render_to_string(template, {**context, **extra}, request)
+
+        season = tournament.series_id if show in ("all", "series") and not hidden else None
+        version = (
+            evening_version(tournament), live.page_settings(tournament), hidden,
+            series_version(season) if season else "",
+            # The expected end moves with the time of day: a slide is drawn again at most once a minute.
+            timezone.now().replace(second=0, microsecond=0) if round_ is not None else None,
         )
-        slides = build_slides(
-            show=show, round_=round_, seating=seating, rounds=rounds, lines=lines, final=final,
-            prizes=prizes, season=season, hidden=hidden,
+        return conditional_page(
+            request, kind="projector", tournament_id=tournament.pk, version=version,
+            clock=clock_state(round_), render=draw, params=frozenset({"show", "every", "slide", "hidden"}),
         )
-        slide = slides[index % len(slides)]
-        next_query = urlencode({
-            "show": show, "every": every, "slide": (index + 1) % len(slides),
-            **({"hidden": 1} if hidden else {}),
-        })
-        public_url = absolute_url(reverse("public:tournament", args=[tournament.pk]), request)
-        context = {
-            "tournament": tournament,
-            "round": round_,
-            "clock": clock_state(round_),
-            "expected_end": None if final or round_ is None else expected_end(tournament),
-            "slide": slide,
-            "slide_index": index % len(slides),
-            "slide_count": len(slides),
-            "every": every,
-            "poll_url": f"{request.path}?{next_query}",
-            "top_places": TOP_PLACES,
-            "rows_per_column": ROWS_PER_COLUMN,
-            "chart_svg": (
-                chart_for_standings(rounds, lines, top=TOP_PLACES, size=PROJECTOR_SIZE)
-                if slide.kind == "chart" else ""
-            ),
-            "public_url": public_url if tournament.public else "",
-            "public_qr": qr_svg(public_url, scale=4) if tournament.public and slide.kind == "seating" else "",
-        }
-        template = f"{self.template_name}#stage" if request.htmx else self.template_name
-        return render(request, template, context)
 
     def reveal(self, request, tournament):
         """The prize-giving (docs/rules.md §9): one step per place from the last prize place up to the

@@ -11,17 +11,20 @@ from typing import Any
 
 from django.http import Http404
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views import View
 
 from engine.rankings import Category
 from tournament.clock.selectors import clock_state
 from tournament.live import selectors as live
+from tournament.live.pages import conditional_page
 from tournament.models import Registration, Round, Tournament
 from tournament.series.selectors import series_standings_of
 from tournament.signup.selectors import signup_state
 from tournament.standings.charts import PHONE_SIZE, chart_for_standings
 from tournament.standings.selectors import standings_hidden
+from tournament.standings.versioning import evening_version, series_version
 
 TEMPLATE = "tournament/public/tournament.html"
 
@@ -72,10 +75,23 @@ def lookup_context(tournament: Tournament, rounds: list[Round], query: str) -> d
 
 
 class PublicTournamentView(View):
+    """Drawn once per change of the evening and shared by every phone (`live.pages`): a reload that
+    finds nothing new is answered 304."""
+
     def get(self, request, tournament_pk: int):
         tournament = live.tournament_for_viewer(request.user, tournament_pk)
         rounds = live.published_rounds(tournament)
-        return render(request, TEMPLATE, page_context(tournament, rounds))
+        current = rounds[0] if rounds else None
+
+        def draw(extra: dict[str, Any]) -> str:
+            context = page_context(tournament, rounds)
+            return render_to_string(TEMPLATE, {**context, **extra}, request)
+
+        return conditional_page(
+            request, kind="public", tournament_id=tournament.pk,
+            version=(evening_version(tournament), live.page_settings(tournament), signup_state(tournament)),
+            clock=clock_state(current) if current is not None else None, render=draw,
+        )
 
 
 class SeatLookupView(View):
@@ -113,13 +129,24 @@ class PublicSeriesView(View):
 
     def get(self, request, tournament_pk: int):
         tournament = live.tournament_for_viewer(request.user, tournament_pk)
-        data = public_season(tournament)
-        categories = {key: rows[:10] for key, rows in data.categories.items() if key in PUBLIC_CATEGORIES}
-        return render(request, "tournament/public/series.html", {
-            "tournament": tournament, "preview": not tournament.public, "data": data,
-            "categories": categories, "running": data.running_pks,
-            "back_url": reverse("public:tournament", args=[tournament.pk]),
-        })
+        if standings_hidden(tournament) or not tournament.series_id:
+            raise Http404
+
+        def draw(extra: dict[str, Any]) -> str:
+            data = public_season(tournament)
+            categories = {key: rows[:10] for key, rows in data.categories.items() if key in PUBLIC_CATEGORIES}
+            return render_to_string("tournament/public/series.html", {
+                "tournament": tournament, "preview": not tournament.public, "data": data,
+                "categories": categories, "running": data.running_pks,
+                "back_url": reverse("public:tournament", args=[tournament.pk]), **extra,
+            }, request)
+
+        # Drawn once per change of any evening of the season (`live.pages`), 304 when unchanged.
+        return conditional_page(
+            request, kind="season", tournament_id=tournament.pk,
+            version=(series_version(tournament.series_id), live.page_settings(tournament)),
+            clock=None, render=draw,
+        )
 
 
 class PublicSeasonCardView(View):

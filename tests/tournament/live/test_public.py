@@ -233,9 +233,9 @@ def test_projector_fragment_queries_are_constant(public_tournament, organizer, c
     seated_round(public_tournament, regs[::-1], number=2, status=Round.Status.OPEN)
     url = reverse("public:projector", args=[public_tournament.pk])
     for slide in range(3):
-        # tournament, shown round, seats, live rounds, counted rounds, registrations, results, and for the
-        # expected end the rounds and each table's first report
-        with django_assert_num_queries(9):
+        # tournament, shown round, the evening's version (its audit entries), seats, live rounds, counted
+        # rounds, registrations, results, and for the expected end the rounds and each table's first report
+        with django_assert_num_queries(10):
             client.get(url, {"slide": slide}, headers=HX)
 
 
@@ -244,7 +244,8 @@ def test_public_page_queries_are_constant(public_tournament, organizer, client, 
     play_round(public_tournament, regs, organizer, 1, [[0, 5, 12, 30]] * 4)
     play_round(public_tournament, regs[::-1], organizer, 2, [[3, 0, 8, 1]] * 4)
     seated_round(public_tournament, regs, number=3)
-    # tournament, rounds, seats, live rounds, counted rounds, registrations, results
+    # tournament, rounds, the evening's version (its audit entries), seats, live rounds, counted rounds,
+    # registrations, results
     with django_assert_num_queries(7):
         client.get(reverse("public:tournament", args=[public_tournament.pk]))
 

@@ -129,7 +129,7 @@ def test_status_partial_polls_and_counts(organizer_client, tournament, open_roun
     partial = organizer_client.get(url("round_status", tournament, 1), **HTMX)
     text = partial.content.decode()
     assert text.lstrip().startswith('<div id="round-status"') and "<html" not in text
-    assert partial.context_data["counts"]["waiting"] == 3
+    assert partial.context["counts"]["waiting"] == 3
 
 
 def test_enter_result_from_cards_and_points_jumps_to_next_table(organizer_client, tournament, open_round):

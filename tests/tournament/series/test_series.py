@@ -175,8 +175,9 @@ def test_twelve_evenings_of_two_hundred_players_in_five_queries(django_assert_nu
     assert len(data.lines) == 200 and all(line.row.attended == 12 for line in data.lines)
     assert all(len(line.row.counted) == 8 for line in data.lines)
     client.force_login(user)
-    # session, user, tournament, organizer check, series, the five of the standings, series organizer
-    with django_assert_num_queries(11):
+    # session, user, tournament, organizer check, series, the season's version (its evenings' audit
+    # entries), the five of the standings, series organizer
+    with django_assert_num_queries(12):
         page = client.get(f"/{last.pk}/series/")
     assert page.status_code == 200 and len(page.context["table"].page.object_list) == 50
 

@@ -127,15 +127,16 @@ def build_played_tournament(organizer, n_players, n_rounds=6):
 def test_standings_query_count_is_constant(client, organizer, django_assert_num_queries, n_players):
     tournament = build_played_tournament(organizer, n_players)
     client.force_login(organizer)
-    # session + user, tournament, organizer check, rounds, registrations, results, closed rounds; the
-    # rankings below the table: the teams (none declared: their players are not asked for)
-    with django_assert_num_queries(9):
+    # session + user, tournament, organizer check, the evening's version (its audit entries), rounds,
+    # registrations, results, closed rounds; the rankings below the table: the teams (none declared:
+    # their players are not asked for)
+    with django_assert_num_queries(10):
         response = client.get(url("standings", tournament))
     assert response.status_code == 200
     assert len(response.context["data"].rows) == n_players
     assert Registration.objects.filter(tournament=tournament).count() == n_players
-    # The club filter swaps the table only, without the rankings.
-    with django_assert_num_queries(8):
+    # The club filter swaps the table only, without the rankings (with the evening's version).
+    with django_assert_num_queries(9):
         client.get(url("standings", tournament), {"club": "Club 1"}, HTTP_HX_REQUEST="true",
                    HTTP_HX_TARGET="standings-table")
 
@@ -158,7 +159,7 @@ def test_standings_of_a_series_evening_with_teams_query_count_is_constant(
         for number, team in enumerate(teams) for member in regs[number * 5 : number * 5 + 3]
     )
     client.force_login(organizer)
-    with django_assert_num_queries(12):
+    with django_assert_num_queries(13):  # (and the evening's version)
         response = client.get(url("standings", tournament))
     rankings = response.context["rankings"]
     assert len(rankings.teams) == n_players // 5 and len(rankings.clubs) == 7

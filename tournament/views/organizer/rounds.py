@@ -8,14 +8,18 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from engine import seating
+from tournament.clock.selectors import clock_state
+from tournament.live.pages import conditional_page
+from tournament.live.selectors import page_settings
 from tournament.models import Registration, Round, Submission, Table
-from tournament.permissions import Capability
+from tournament.permissions import Capability, role_of
 from tournament.players.selectors import registration_counts
 from tournament.results.services import result_confirm
 from tournament.rounds.forms import RoundStepForm, SeatRoundForm, SwapForm
@@ -39,6 +43,7 @@ from tournament.rounds.services import (
     round_swap,
     seating_plan_create,
 )
+from tournament.standings.versioning import evening_version
 
 from .base import ActionMixin, OrganizerAction, OrganizerPage, RoundMixin, error_text
 
@@ -190,9 +195,23 @@ class RoundView(RoundMixin, OrganizerPage):
         return seats_by_name(self.round)
 
     def get(self, request, *args, **kwargs):
+        """Drawn once per change of the evening for each organizer (`live.pages`): the live status,
+        polled every few seconds, is answered 304 when the browser has it."""
         if self.partial:
-            return self.render_partial(self.partial)
-        return super().get(request, *args, **kwargs)
+            self.template_name = f"{self.template_name}#{self.partial}"
+
+        def draw(extra: dict) -> str:
+            return render_to_string(
+                self.get_template_names(), {**self.get_context_data(**kwargs), **extra}, request
+            )
+
+        return conditional_page(
+            request, kind="round", tournament_id=self.tournament.pk,
+            version=(evening_version(self.tournament), page_settings(self.tournament),
+                     role_of(request.user, self.tournament)),
+            clock=None if self.partial else clock_state(self.round), render=draw,
+            params=frozenset({"sheets"}),
+        )
 
 
 class RoundSwapView(RoundView):

@@ -7,18 +7,22 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect
+from django.template.loader import render_to_string
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
 
+from tournament.live.pages import conditional_page
+from tournament.live.selectors import page_settings
 from tournament.models import Series
-from tournament.permissions import Capability, organizes
+from tournament.permissions import Capability, organizes, role_of
 from tournament.series.exports import all_lines, csv_lines, title
 from tournament.series.forms import SeriesForm, SeriesJoinForm
 from tournament.series.selectors import series_of, series_of_user, series_standings
 from tournament.series.services import series_create, series_join, series_leave, series_update
 from tournament.series.tables import SeasonTable, season_rows
 from tournament.standings.exports import lines_csv, sheets_xlsx
+from tournament.standings.versioning import series_version
 
 from .base import CATEGORY_LINES, ActionMixin, OrganizerAction, OrganizerPage, error_text
 
@@ -27,7 +31,10 @@ SEASON_PAGE_SIZE = 50
 
 class SeriesPageMixin:
     def series(self) -> Series | None:
-        return series_of(self.tournament)
+        """Read once per request (the stored page's version and the page both ask)."""
+        if not hasattr(self, "_series"):
+            self._series = series_of(self.tournament)
+        return self._series
 
 
 class SeriesView(SeriesPageMixin, OrganizerPage):
@@ -56,6 +63,25 @@ class SeriesView(SeriesPageMixin, OrganizerPage):
             rule_form=kwargs.get("rule_form") or SeriesForm(instance=series),
         )
         return context
+
+    def get(self, request, *args, **kwargs):
+        """The season's page, drawn once per change of any of its evenings for each organizer
+        (`live.pages`), 304 when the browser has it."""
+        series = self.series()
+        if series is None:
+            return super().get(request, *args, **kwargs)
+
+        def draw(extra: dict) -> str:
+            return render_to_string(
+                self.get_template_names(), {**self.get_context_data(**kwargs), **extra}, request
+            )
+
+        return conditional_page(
+            request, kind="series", tournament_id=self.tournament.pk,
+            version=(series_version(series.pk), page_settings(series), page_settings(self.tournament),
+                     role_of(request.user, self.tournament)),
+            clock=None, render=draw, params=frozenset({"page", "sort"}),
+        )
 
     def page_with_errors(self, **forms):
         return self.render_to_response(self.get_context_data(**forms), status=400)

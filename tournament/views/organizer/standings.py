@@ -7,18 +7,21 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
 
 from engine.numbers import parse_natural
-from tournament.live.selectors import reveal
-from tournament.permissions import Capability
+from tournament.live.pages import conditional_page
+from tournament.live.selectors import page_settings, reveal
+from tournament.permissions import Capability, role_of
 from tournament.standings.charts import chart_for_standings
 from tournament.standings.exports import standings_csv, standings_xlsx
 from tournament.standings.selectors import counted_rounds, standings_hidden, tournament_rankings
 from tournament.standings.tables import StandingsData, StandingsTable, standings_data
+from tournament.standings.versioning import evening_version
 from tournament.tournaments.forms import RevealStepForm
 from tournament.tournaments.services import reveal_step_set, standings_reveal
 
@@ -69,9 +72,21 @@ class StandingsView(StandingsMixin, OrganizerPage):
         return context
 
     def get(self, request, *args, **kwargs):
+        """Drawn once per change of the evening for each organizer (`live.pages`), 304 when unchanged."""
         if request.htmx and request.htmx.target == "standings-table":
-            return self.render_partial("table")
-        return super().get(request, *args, **kwargs)
+            self.template_name = f"{self.template_name}#table"
+
+        def draw(extra: dict) -> str:
+            return render_to_string(
+                self.get_template_names(), {**self.get_context_data(**kwargs), **extra}, request
+            )
+
+        return conditional_page(
+            request, kind="standings", tournament_id=self.tournament.pk,
+            version=(evening_version(self.tournament), page_settings(self.tournament),
+                     role_of(request.user, self.tournament)),
+            clock=None, render=draw, params=frozenset({"after", "club", "sort"}),
+        )
 
 
 class StandingsExportView(StandingsMixin, OrganizerPage):
