@@ -71,9 +71,9 @@ def series_update(*, series: Series, tournament: Tournament, user, changes: Mapp
             raise ValueError(name)
         setattr(locked, name, value)
     _check_rule(locked)
-    locked.save()
     after = series_snapshot(locked)
-    if before != after:
+    if before != after:  # a form saved unchanged writes nothing
+        locked.save()
         audit(tournament=tournament, user=user, action=AuditAction.SERIES_UPDATE, before=before, after=after)
     return locked
 

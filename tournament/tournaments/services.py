@@ -73,9 +73,10 @@ def tournament_update(*, tournament: Tournament, user, changes: Mapping[str, Any
     if tournament.standings_hidden_from != locked.standings_hidden_from:
         tournament.standings_revealed = False  # a new silent stretch: hidden again until revealed
     tournament.full_clean()
-    tournament.save()
     after = tournament_snapshot(tournament)
     changed = {k: v for k, v in after.items() if before.get(k) != v}
+    if changed or any(getattr(locked, name) != getattr(tournament, name) for name in changes):
+        tournament.save()  # a form saved unchanged writes nothing (every stored page stays current)
     if changed:
         audit(
             tournament=tournament, user=user, action=AuditAction.TOURNAMENT_UPDATE,

@@ -147,7 +147,9 @@ def test_every_model_an_evening_owns_is_carried_or_named():
 
 def test_a_round_trip_keeps_every_row_the_evening_owns(finished, organizer):
     before = picture(finished)
-    assert [label for label, pictured in before.items() if not pictured] == [], "a row in every table"
+    not_carried = {model._meta.label for model in NOT_CARRIED}
+    empty = [label for label, pictured in before.items() if not pictured and label not in not_carried]
+    assert empty == [], "a row in every table that is carried"
     text = dumps(export_tournament(finished))
     tournament_delete(tournament=finished, user=organizer)
     restored = import_tournament(json.loads(text), owner=organizer)

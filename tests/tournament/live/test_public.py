@@ -246,7 +246,7 @@ def test_public_page_queries_are_constant(public_tournament, organizer, client, 
     seated_round(public_tournament, regs, number=3)
     # tournament, rounds, the evening's version (its audit entries), seats, live rounds, counted rounds,
     # registrations, results
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(8):
         client.get(reverse("public:tournament", args=[public_tournament.pk]))
 
 
