@@ -7,13 +7,18 @@
 # deploy/ (tests/deploy), npm for axe-core (scripts/npm-packages.sh).
 set -euo pipefail
 run=(python3-venv make gettext libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core)
-test=(chromium-headless-shell postgresql-15 poppler-utils caddy nginx openssl curl systemd npm)
+test=(chromium-headless-shell postgresql-15 poppler-utils caddy nginx openssl curl systemd)
 wanted=("${run[@]}")
 [ "${1:-test}" = "run" ] || wanted+=("${test[@]}")
 missing=()
 for pkg in "${wanted[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
 done
+# npm by its command: a machine whose Node.js comes with its own npm (not Debian's package) has it
+# already, and Debian's npm would conflict with that Node.js.
+if [ "${1:-test}" != "run" ] && ! command -v npm >/dev/null; then
+  missing+=(npm)
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "Installing system packages: ${missing[*]}"
 sudo=""
