@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from engine.seating import repeat_floor, repeat_verdict, seating_report
@@ -17,11 +17,12 @@ def seatings(players: list[int], sizes: list[int]):
         yield []
         return
     size, rest = sizes[0], sizes[1:]
-    first, others = players[0], players[1:]
-    for mates in itertools.combinations(others, size - 1):
-        left = [p for p in others if p not in mates]
+    # Every table of this size from all players (not the first player's table only: with tables of
+    # different sizes the first player may sit at either).
+    for table in itertools.combinations(players, size):
+        left = [p for p in players if p not in table]
         for tail in seatings(left, rest):
-            yield [[first, *mates], *tail]
+            yield [list(table), *tail]
 
 
 def new_repeats(history, proposal) -> int:
@@ -45,6 +46,10 @@ def evenings(draw):
 
 @settings(max_examples=60, deadline=None)
 @given(evenings())
+@example(evening=(  # tables of 4 and 5: the best seating has player 1 at the table of five
+    [[[1, 2, 3, 4], [5, 6, 7, 8, 9]], [[1, 2, 3, 5], [4, 6, 7, 8, 9]], [[1, 2, 4, 5], [3, 6, 7, 8, 9]]],
+    [[3, 4, 5, 6], [1, 2, 7, 8, 9]], [1, 2, 3, 4, 5, 6, 7, 8, 9], [4, 5],
+))
 def test_the_floor_is_never_above_the_best_seating(evening):
     history, proposal, players, sizes = evening
     best = min(new_repeats(history, seating) for seating in seatings(players, sizes))
