@@ -4,10 +4,11 @@
 # `system-packages.sh` (test, the default): that, and what the tests need: Debian's
 # chromium-headless-shell for the browser tests (never a downloaded browser), PostgreSQL 15 for the
 # second run, poppler for the PDF checks, Caddy, nginx, openssl and systemd-analyze for the tests of
-# deploy/ (tests/deploy), npm for axe-core (scripts/npm-packages.sh), libatomic1 for Playwright's driver.
+# deploy/ (tests/deploy; procps for the /bin/kill uno.service reloads with, as on any server), npm for
+# axe-core (scripts/npm-packages.sh), libatomic1 for Playwright's driver.
 set -euo pipefail
 run=(python3-venv make gettext libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core)
-test=(chromium-headless-shell libatomic1 postgresql-15 poppler-utils caddy nginx openssl curl systemd)
+test=(chromium-headless-shell libatomic1 postgresql-15 poppler-utils caddy nginx openssl curl systemd procps)
 wanted=("${run[@]}")
 [ "${1:-test}" = "run" ] || wanted+=("${test[@]}")
 missing=()

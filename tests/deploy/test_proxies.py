@@ -175,10 +175,11 @@ def test_caddy_with_two_servers_keeps_serving_while_one_is_stopped(var_dir, tmp_
     assert retried > 0  # requests did meet the stopped server, and went on to the other
     assert figures["lost"] == Counter()
     # Caddy resends GET and HEAD; a POST that met the stopped server before it was marked down is
-    # answered 502 (never resent with an empty body): at most one per client.
+    # answered 502 (never resent with an empty body), or 503 while its one try is still counted against
+    # the server it went to (on a busy machine): at most one per client, and the client sends it again.
     assert figures["errors"]["GET"] == 0
     assert figures["errors"]["POST"] <= CLIENTS
-    assert {status for _, status in tally.answers if status >= 400} <= {502}
+    assert {status for _, status in tally.answers if status >= 400} <= {502, 503}
 
 
 @needs_nginx
