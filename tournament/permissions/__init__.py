@@ -17,20 +17,16 @@ from .roles import (
     is_superuser,
     only_helps,
     organizes,
-    organizes_anything,
     role_of,
 )
 from .views import (
-    SAFE_METHODS,
     OrganizingAccountMixin,
     TournamentOrganizerMixin,
     may_open,
-    member_tournament_or_403,
 )
 
 __all__ = [
     "CAPABILITIES",
-    "SAFE_METHODS",
     "Capability",
     "OrganizingAccountMixin",
     "TournamentOrganizerMixin",
@@ -40,10 +36,8 @@ __all__ = [
     "forget_roles",
     "is_superuser",
     "may_open",
-    "member_tournament_or_403",
     "only_helps",
     "organizes",
-    "organizes_anything",
     "require",
     "role_of",
 ]
