@@ -22,6 +22,7 @@ from engine.rankings import (
     PlayerFacts,
     categories_of,
     category_ranking,
+    undecided,
 )
 from engine.scoring import EndRule, is_finished
 from engine.series import (
@@ -39,7 +40,7 @@ from engine.standings import RoundResult, StandingsSettings, standing_places
 from tournament.models import Club, Player, Registration, Round, Series, SubmissionEntry, Tournament
 
 from ..permissions.scopes import managed_series
-from ..standings.selectors import standings_settings, unrevealed_from
+from ..standings.selectors import standings_settings, undecided_notes, unrevealed_from
 from .rules import age_limits, describe_rule, season_rule
 
 
@@ -133,6 +134,12 @@ class SeriesStandings:
     # one, and how many players, who played only those, are not listed.
     private: list[Tournament] = field(default_factory=list)
     left_out: int = 0
+    # Categories with no ranking: this many ranked players lack the fact that decides them (§8).
+    undecided: dict[Category, int] = field(default_factory=dict)
+
+    @property
+    def undecided_notes(self) -> list[tuple[Category, int, str]]:
+        return undecided_notes(self.undecided)
 
     @property
     def private_pks(self) -> set[int]:
@@ -322,9 +329,10 @@ def series_standings(
         by_player.setdefault(result.player_id, []).append(result)
     season = tuple(evenings)
     minus = rule.points.lower_is_better
+    facts_of: dict[int, PlayerFacts] = {}
     for row in rows:
         player = players[row.player_id]
-        facts = PlayerFacts(
+        facts = facts_of[player.pk] = PlayerFacts(
             player_id=player.pk, gender=player.gender, born=player.born, member=player.member,
             newcomer=first_evening.get(player.pk) != first_held,
         )
@@ -363,7 +371,10 @@ def series_standings(
     for category in Category:
         chosen = [line.player.pk for line in ranked if category in line.categories]
         placed = category_ranking(overall, chosen)
-        if placed and len(placed) == len(ranked):
+        unknown = sum(1 for line in ranked if undecided(facts_of[line.player.pk], category))
+        if placed and unknown:  # its best may be one of those not known: no ranking, no certificate
+            standings.undecided[category] = unknown
+        elif placed and len(placed) == len(ranked):
             standings.whole_field.append(category)  # its ranking would repeat the season's: named only
         elif placed:
             listed = [

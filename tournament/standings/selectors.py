@@ -36,6 +36,12 @@ from tournament.models import Club, Registration, Round, Series, SubmissionEntry
 from ..players.selectors import registrations
 
 
+def undecided_notes(undecided: dict[Category, int]) -> list[tuple[Category, int, str]]:
+    """(category, players not known, the fact they lack: "gender", "born" or "member") for each
+    category with no ranking (docs/rules.md §8), as the evening's and the season's pages say it."""
+    return [(category, count, CATEGORY_FACTS[category]) for category, count in undecided.items()]
+
+
 def standings_hidden(tournament: Tournament) -> bool:
     """Silent final rounds (docs/rules.md §9): the standings are kept from everybody but the organizers
     once round `standings_hidden_from` (or a later one) is published, until the organizer reveals them.
@@ -181,8 +187,7 @@ class TournamentRankings:
 
     @property
     def undecided_notes(self) -> list[tuple[Category, int, str]]:
-        """(category, players not known, the fact they lack: "gender", "born" or "member")."""
-        return [(category, count, CATEGORY_FACTS[category]) for category, count in self.undecided.items()]
+        return undecided_notes(self.undecided)
 
     @property
     def listed_categories(self) -> dict[Category, list[tuple[int, bool, StandingLine]]]:

@@ -122,10 +122,12 @@ def test_rule_in_german_and_english_by_the_number_of_evenings(best_of, evenings,
 def test_season_club_and_category_standings():
     series = SeriesFactory(best_of=1, club_best=2)
     red, blue = ClubFactory(name="Rot"), ClubFactory(name="Blau")
-    anna = PlayerFactory(first_name="Anna", club=red, gender="f", birth_date=datetime.date(2010, 5, 1))
-    ben = PlayerFactory(first_name="Ben", club=red, gender="m", birth_year=1950)
-    cem = PlayerFactory(first_name="Cem", club=blue, member=False, birth_year=1990)
-    dora = PlayerFactory(first_name="Dora", club=blue, gender="f", birth_year=1990)
+    # Every fact known (docs/rules.md §8: a category with a player of unknown facts is not ranked).
+    anna = PlayerFactory(first_name="Anna", club=red, gender="f", member=True,
+                         birth_date=datetime.date(2010, 5, 1))
+    ben = PlayerFactory(first_name="Ben", club=red, gender="m", member=True, birth_year=1950)
+    cem = PlayerFactory(first_name="Cem", club=blue, gender="m", member=False, birth_year=1990)
+    dora = PlayerFactory(first_name="Dora", club=blue, gender="f", member=True, birth_year=1990)
     players = [anna, ben, cem, dora]
     played_evening(series=series, players=players, date=DAY, scores={anna: 0, ben: 10, cem: 20, dora: 30})
     played_evening(series=series, players=[ben, cem, dora], date=DAY + datetime.timedelta(days=30),
