@@ -42,6 +42,7 @@ def test_the_season_page_says_why(season, organizer_client):
     _series, evening = season
     page = organizer_client.get(reverse("organizer:series", args=[evening.pk])).content.decode()
     assert 'id="undecided-men"' in page and 'id="undecided-women"' in page
+    assert "No category has players yet" not in page  # the notes say why, not "nobody"
 
 
 def test_once_every_gender_is_known_the_categories_are_ranked(season):
