@@ -16,6 +16,7 @@
     var form = stage.querySelector("[data-reveal-form]");
     var current = parseInt(stage.dataset.current || "0", 10) || 0;
     var sent = 0;  // requests of this screen not answered yet: the poll does not undo a press meanwhile
+    var presses = 0;  // a poll asked before the latest press answers with the step before it: ignored
 
     function show(index) {
       current = Math.max(0, Math.min(steps.length - 1, index));
@@ -31,6 +32,7 @@
       show(target);
       form.elements.step.value = String(target);
       sent += 1;
+      presses += 1;
       fetch(form.action, {
         method: "POST", body: new FormData(form), credentials: "same-origin",
         headers: { "HX-Request": "true" }
@@ -46,10 +48,12 @@
 
     function poll() {
       if (sent > 0 || !stage.dataset.stateUrl) { return; }
+      var asked = presses;
       fetch(stage.dataset.stateUrl, { credentials: "same-origin", cache: "no-store" })
         .then(function (answer) { return answer.ok ? answer.json() : null; })
         .then(function (state) {
-          if (state && typeof state.step === "number" && sent === 0 && state.step !== current) {
+          if (state && typeof state.step === "number" && sent === 0 && asked === presses &&
+              state.step !== current) {
             show(state.step);
           }
         }).catch(function () { /* offline for a moment: keep the step shown */ });

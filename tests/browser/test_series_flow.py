@@ -38,6 +38,8 @@ def page(live_server, browser):
 
 
 def two_evenings(user):
+    """Eight players with their year of birth; Cem's gender is not given (so neither the evening nor
+    the season ranks women or men: docs/rules.md §8)."""
     red, blue = ClubFactory(name="Rot"), ClubFactory(name="Blau")
     people = [
         PlayerFactory(first_name=name, last_name="Spieler", club=club, gender=gender, birth_year=year)
@@ -100,7 +102,9 @@ def test_series_of_two_evenings(live_server, page):
     expect(rows.first.locator("td").nth(3)).not_to_have_text("\u2013")
     assert page.locator("#season-table tbody td:has-text('(')").count() >= 1
     expect(page.locator("table.clubs tbody tr")).to_have_count(2)
-    expect(page.locator("#category-women tbody tr")).to_have_count(4)
+    # Cem's gender is not given: the season ranks no women or men either, and says why.
+    expect(page.locator("#category-women")).to_have_count(0)
+    expect(page.locator("#undecided-women")).to_contain_text("1 player has no gender given")
     expect(page.locator("#category-junior tbody tr")).to_have_count(1)
     expect(page.locator("#category-junior")).to_contain_text("Anna")
     expect(page.locator("#category-senior tbody tr")).to_have_count(2)
@@ -110,7 +114,9 @@ def test_series_of_two_evenings(live_server, page):
     assert "Season standings" in standings and "Club ranking" in standings and "Juniors" in standings
     assert "Anna Spieler" in standings and "Rot" in standings and "Blau" in standings
     certificates = pdf_text(page, f"{base}/print/{second.pk}/series-certificates.pdf")
-    assert "Season ranking" in certificates and "Best woman" in certificates and "Best junior" in certificates
+    assert "Season ranking" in certificates and "Best junior" in certificates
+    assert "Best woman" not in certificates and "Best man" not in certificates  # Cem's gender unknown
+    assert "Women: no ranking and no certificate" in standings
 
     # The evening's own club and category rankings, and their certificates.
     go(page, "Finish", "Clubs, teams, categories")
