@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import os
 import random
 import sys
 import tempfile
@@ -25,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.throwaway import setup_django
 from engine.standings import RoundResult, compute_standings
 
 TARGET_MS = 200
@@ -66,20 +66,12 @@ def cpu(function, repeat: int) -> float:
 
 def series(evenings: int, players: int, repeat: int) -> None:
     with tempfile.TemporaryDirectory() as var_dir:
-        os.environ["UNO_VAR_DIR"] = var_dir
-        os.environ.pop("DATABASE_URL", None)
-        os.environ["DJANGO_SETTINGS_MODULE"] = "tournament.settings"
-        import django
-
-        django.setup()
+        setup_django(var_dir)
         from django.conf import settings
-        from django.core.management import call_command
         from django.db import connection
         from django.test import Client
         from django.test.utils import CaptureQueriesContext
 
-        call_command("migrate", verbosity=0)
-        settings.ALLOWED_HOSTS = ["*"]
         from tests.factories import PlayerFactory, SeriesFactory, UserFactory, played_evening
         from tournament.models import Series, Tournament
         from tournament.series.selectors import _evening_places, series_standings

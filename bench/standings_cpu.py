@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import os
 import re
 import statistics
 import sys
@@ -26,6 +25,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.throwaway import setup_django
 
 TARGETS = {"public": 3, "projector": 3, "projector slide": 3, "captain": 3, "standings": 5, "round": 5,
            "round status": 5, "captain poll": 1.5}
@@ -104,18 +105,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=20)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as var_dir:
-        os.environ["UNO_VAR_DIR"] = var_dir
-        os.environ.pop("DATABASE_URL", None)
-        os.environ["DJANGO_SETTINGS_MODULE"] = "tournament.settings"
-        import django
-
-        django.setup()
-        from django.conf import settings
-        from django.core.management import call_command
+        setup_django(var_dir)
         from django.test import Client
 
-        call_command("migrate", verbosity=0)
-        settings.ALLOWED_HOSTS = ["*"]
         start = time.perf_counter()
         tournament, user, round_, table = build(args.tables)
         print(f"built {args.tables * 4} players, 6 rounds in {time.perf_counter() - start:.0f} s")

@@ -5,6 +5,7 @@ import datetime
 import pytest
 from django.db import transaction
 from django.test import override_settings
+from django.urls import reverse
 
 from tests.conftest import twelve_players
 from tests.factories import (
@@ -18,7 +19,7 @@ from tests.factories import (
 )
 from tests.tournament.audit_guard import services_audited
 from tests.tournament.urlmap import World, build_world, refreshed
-from tournament.models import Round
+from tournament.models import Round, Submission
 
 
 @pytest.fixture
@@ -69,6 +70,26 @@ def report_data(table, *, winner=0, hands=("", "R7 Rev W", "7 7 +4", "Y0"), key=
         data[f"cards-{reg_id}"] = hand
     data.update(extra)
     return data
+
+
+def use_mode(table, mode):
+    """The table's evening with this `TableConfirmation` mode."""
+    tournament = table.round.tournament
+    tournament.table_confirmation = mode
+    tournament.save(update_fields=["table_confirmation"])
+
+
+def numbers(table):
+    """Start numbers in seat order: [captain (seat 1), the second, the third, the fourth]."""
+    return list(table.seats.order_by("position").values_list("registration__start_number", flat=True))
+
+
+def report(client, table, key="v1", **kwargs):
+    """The captain sends a report from the phone; the newest version of the table."""
+    data = report_data(table, key=key, **kwargs)
+    response = client.post(reverse("captain:table", args=[table.token]), data)
+    assert response.status_code == 303
+    return Submission.objects.filter(table=table).order_by("-version").first()
 
 
 @pytest.fixture(autouse=True)

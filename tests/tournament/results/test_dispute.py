@@ -10,7 +10,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from tests.tournament.conftest import report_data
+from tests.tournament.conftest import numbers, report, report_data, use_mode
 from tournament.audit.actions import AuditAction
 from tournament.models import AuditEntry, Round, Submission, Table, TableConfirmation
 from tournament.results.forms import ResultForm
@@ -21,22 +21,6 @@ pytestmark = pytest.mark.django_db
 
 CORRECTED = ("", "R7", "7 7 +4", "Y0")
 
-
-def use_mode(table, mode):
-    tournament = table.round.tournament
-    tournament.table_confirmation = mode
-    tournament.save(update_fields=["table_confirmation"])
-
-
-def numbers(table):
-    return list(table.seats.order_by("position").values_list("registration__start_number", flat=True))
-
-
-def report(client, table, key="v1", **kwargs):
-    data = report_data(table, key=key, **kwargs)
-    response = client.post(reverse("captain:table", args=[table.token]), data)
-    assert response.status_code == 303
-    return Submission.objects.filter(table=table).order_by("-version").first()
 
 
 def check(client, table, *, version=1, number, agrees=True, reason="", language="en"):

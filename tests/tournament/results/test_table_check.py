@@ -13,29 +13,11 @@ from django.db import connections
 from django.test import Client
 from django.urls import reverse
 
-from tests.tournament.conftest import report_data
+from tests.tournament.conftest import numbers, report, report_data, use_mode
 from tournament.audit.actions import AuditAction
 from tournament.models import AuditEntry, Round, Submission, Table, TableConfirmation
 from tournament.results.services import RefusalCode, result_confirm, result_player_check
 from tournament.rounds.services import round_close
-
-
-def use_mode(table, mode):
-    tournament = table.round.tournament
-    tournament.table_confirmation = mode
-    tournament.save(update_fields=["table_confirmation"])
-
-
-def numbers(table):
-    """Start numbers in seat order: [captain (seat 1), Ben, Cem, Dora]."""
-    return list(table.seats.order_by("position").values_list("registration__start_number", flat=True))
-
-
-def report(client, table, key="v1", **kwargs):
-    data = report_data(table, key=key, **kwargs)
-    response = client.post(reverse("captain:table", args=[table.token]), data)
-    assert response.status_code == 303
-    return Submission.objects.filter(table=table).order_by("-version").first()
 
 
 def check(client, table, *, version=1, number, agrees=True, reason=""):
